@@ -1,0 +1,97 @@
+# ssg: build, test, install. `make site` and `make test` are the two set-up
+# commands of the README; both install missing Debian packages first.
+
+PREFIX  ?= /usr/local
+DESTDIR ?=
+BUILD   ?= build
+CC      ?= cc
+PKGS     = libcmark-gfm yaml-0.1
+CFLAGS  ?= -O2 -g
+WARN     = -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wno-unused-parameter
+CPPFLAGS_SSG = -D_GNU_SOURCE -Isrc -I$(BUILD)
+LDLIBS_SSG = -lcmark-gfm-extensions -lcmark-gfm -lyaml -lpthread
+
+SRCS    := $(sort $(wildcard src/*.c))
+LIBSRCS := $(filter-out src/main.c,$(SRCS))
+OBJS    := $(LIBSRCS:src/%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/theme_embed.o
+THEME   := $(shell find themes/default -type f 2>/dev/null | LC_ALL=C sort)
+TESTS   := $(sort $(wildcard tests/unit/test_*.c))
+TESTBINS:= $(TESTS:tests/unit/%.c=$(BUILD)/tests/%)
+
+# Debian packages the build and the tests need (pkg-config name -> package).
+DEB_BUILD = libcmark-gfm-dev libcmark-gfm-extensions-dev libyaml-dev libmicrohttpd-dev pkg-config
+DEB_TEST  = libcmocka-dev python3-docutils tidy
+
+.PHONY: all site test check-unit test-asan deps deps-test install uninstall clean bench fuzz
+
+all: ssg
+
+ssg: $(BUILD)/obj/main.o $(BUILD)/libssg.a
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS_SSG)
+
+$(BUILD)/libssg.a: $(OBJS)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/obj/%.o: src/%.c $(wildcard src/*.h) | $(BUILD)/obj
+	$(CC) $(WARN) $(CPPFLAGS_SSG) $(CFLAGS) -c -o $@ $<
+
+# The default theme is compiled into the binary so ssg works alone.
+$(BUILD)/embed: scripts/embed.c | $(BUILD)/obj
+	$(CC) $(WARN) -O1 -o $@ $<
+
+$(BUILD)/theme_embed.c: $(BUILD)/embed $(THEME)
+	$(BUILD)/embed themes/default $(THEME) > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/obj/theme_embed.o: $(BUILD)/theme_embed.c
+	$(CC) -std=c11 -Isrc $(CFLAGS) -c -o $@ $<
+
+$(BUILD)/obj $(BUILD)/tests:
+	mkdir -p $@
+
+$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libssg.a tests/unit/testutil.h | $(BUILD)/tests
+	$(CC) $(WARN) $(CPPFLAGS_SSG) -Itests/unit $(CFLAGS) -o $@ $< $(BUILD)/libssg.a \
+		$(LDLIBS_SSG) -lcmocka
+
+# ---- dependencies --------------------------------------------------------
+deps:
+	@sh scripts/deps.sh $(DEB_BUILD)
+
+deps-test:
+	@sh scripts/deps.sh $(DEB_BUILD) $(DEB_TEST)
+
+# ---- the two set-up commands ---------------------------------------------
+site: deps
+	@$(MAKE) --no-print-directory ssg
+	./ssg build
+	@echo
+	@echo "The portal is in $(CURDIR)/public/ (open public/index.html)."
+	@echo "Preview it with live reload: ./ssg serve   (then open the URL it prints)"
+
+test: deps-test
+	@$(MAKE) --no-print-directory ssg check-unit
+	@$(MAKE) --no-print-directory test-asan
+	@sh tests/run_integration.sh ./ssg
+
+check-unit: $(TESTBINS)
+	@sh tests/run_unit.sh $(TESTBINS)
+
+# The same suite under AddressSanitizer + UndefinedBehaviorSanitizer (and LeakSanitizer).
+test-asan:
+	@$(MAKE) --no-print-directory BUILD=build/asan \
+		CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
+		LDFLAGS="-fsanitize=address,undefined" build/asan/ssg-asan check-unit
+
+$(BUILD)/ssg-asan: $(BUILD)/obj/main.o $(BUILD)/libssg.a
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS_SSG)
+
+install: ssg
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 755 ssg $(DESTDIR)$(PREFIX)/bin/ssg
+	install -m 644 man/ssg.1 $(DESTDIR)$(PREFIX)/share/man/man1/ssg.1
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/ssg $(DESTDIR)$(PREFIX)/share/man/man1/ssg.1
+
+clean:
+	rm -rf build ssg public

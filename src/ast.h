@@ -1,0 +1,36 @@
+/* ast: every cmark-gfm construction detail and quirk behind one small API, so
+ * both readers build the same tree (see DESIGN.md, "One tree for both
+ * formats"). Level 1: calls cmark-gfm and level 0 only. */
+#ifndef SSG_AST_H
+#define SSG_AST_H
+#include <stdbool.h>
+#include <cmark-gfm.h>
+
+/* Register the GFM core extensions once (thread-safe; idempotent). */
+void ast_init(void);
+/* The extension list the Markdown reader attaches and the HTML renderer uses. */
+cmark_llist *ast_extensions(void);
+
+/* Source line of a node: the reader's own record when it set one
+ * (ast_set_line), else cmark's start line; 0 when unknown. */
+int ast_line(cmark_node *node);
+void ast_set_line(cmark_node *node, int line);
+
+/* Custom nodes render on_enter, children, on_exit verbatim (even in safe
+ * mode): the caller escapes what it puts there. Strings are copied. */
+cmark_node *ast_custom_block(const char *on_enter, const char *on_exit);
+cmark_node *ast_custom_inline(const char *on_enter, const char *on_exit);
+/* Append child to parent; false (and child freed) when cmark refuses the nesting. */
+bool ast_append(cmark_node *parent, cmark_node *child);
+/* A text node holding a copy of s. */
+cmark_node *ast_text(const char *s);
+
+/* GFM tables. ncols columns; align is NULL or ncols chars of 'l','c','r',0. */
+cmark_node *ast_table_new(int ncols, const char *align);
+cmark_node *ast_table_row_new(bool header);
+cmark_node *ast_table_cell_new(void);
+bool ast_is_table(cmark_node *node);
+bool ast_is_table_row(cmark_node *node);
+bool ast_is_table_cell(cmark_node *node);
+
+#endif

@@ -1,0 +1,156 @@
+/* buf: growable byte buffers and escaping appenders (see buf.h). */
+#include "buf.h"
+#include "xalloc.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void buf_grow(struct buf *b, size_t extra)
+{
+	size_t need = b->n + extra + 1;
+	if (need <= b->cap)
+		return;
+	size_t c = b->cap ? b->cap : 64;
+	while (c < need)
+		c *= 2;
+	b->p = xrealloc(b->p, c);
+	b->cap = c;
+}
+
+void buf_put(struct buf *b, const void *p, size_t n)
+{
+	buf_grow(b, n);
+	if (n)
+		memcpy(b->p + b->n, p, n);
+	b->n += n;
+	b->p[b->n] = '\0';
+}
+
+void buf_puts(struct buf *b, const char *s)
+{
+	buf_put(b, s, strlen(s));
+}
+
+void buf_putc(struct buf *b, char c)
+{
+	buf_grow(b, 1);
+	b->p[b->n++] = c;
+	b->p[b->n] = '\0';
+}
+
+void buf_printf(struct buf *b, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n <= 0)
+		return;
+	buf_grow(b, (size_t)n);
+	va_start(ap, fmt);
+	vsnprintf(b->p + b->n, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	b->n += (size_t)n;
+}
+
+void buf_put_html(struct buf *b, const char *p, size_t n)
+{
+	size_t start = 0;
+	for (size_t i = 0; i < n; i++) {
+		const char *rep = NULL;
+		switch (p[i]) {
+		case '&': rep = "&amp;"; break;
+		case '<': rep = "&lt;"; break;
+		case '>': rep = "&gt;"; break;
+		case '"': rep = "&quot;"; break;
+		case '\'': rep = "&#39;"; break;
+		default: continue;
+		}
+		buf_put(b, p + start, i - start);
+		buf_puts(b, rep);
+		start = i + 1;
+	}
+	buf_put(b, p + start, n - start);
+}
+
+void buf_puts_html(struct buf *b, const char *s)
+{
+	buf_put_html(b, s, strlen(s));
+}
+
+void buf_put_json(struct buf *b, const char *p, size_t n)
+{
+	size_t start = 0;
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)p[i];
+		char tmp[8];
+		const char *rep = NULL;
+		if (c == '"')
+			rep = "\\\"";
+		else if (c == '\\')
+			rep = "\\\\";
+		else if (c == '\n')
+			rep = "\\n";
+		else if (c == '\t')
+			rep = "\\t";
+		else if (c == '\r')
+			rep = "\\r";
+		else if (c < 0x20 || c == '<' || c == '>' || c == '&') {
+			/* < > & escaped so JSON is safe inside <script> or HTML too */
+			snprintf(tmp, sizeof tmp, "\\u%04x", c);
+			rep = tmp;
+		} else
+			continue;
+		buf_put(b, p + start, i - start);
+		buf_puts(b, rep);
+		start = i + 1;
+	}
+	buf_put(b, p + start, n - start);
+}
+
+void buf_reset(struct buf *b)
+{
+	b->n = 0;
+	if (b->p)
+		b->p[0] = '\0';
+}
+
+void buf_free(struct buf *b)
+{
+	free(b->p);
+	b->p = NULL;
+	b->n = b->cap = 0;
+}
+
+char *buf_detach(struct buf *b)
+{
+	char *p = b->p ? b->p : xstrdup("");
+	b->p = NULL;
+	b->n = b->cap = 0;
+	return p;
+}
+
+const char *buf_cstr(const struct buf *b)
+{
+	return b->p ? b->p : "";
+}
+
+bool str_eq(struct str s, const char *c)
+{
+	size_t n = strlen(c);
+	return s.n == n && memcmp(s.p, c, n) == 0;
+}
+
+struct str str_trim(struct str s)
+{
+	while (s.n && (s.p[0] == ' ' || s.p[0] == '\t' || s.p[0] == '\n' || s.p[0] == '\r')) {
+		s.p++;
+		s.n--;
+	}
+	while (s.n && (s.p[s.n - 1] == ' ' || s.p[s.n - 1] == '\t' || s.p[s.n - 1] == '\n' ||
+		       s.p[s.n - 1] == '\r'))
+		s.n--;
+	return s;
+}

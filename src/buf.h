@@ -1,0 +1,41 @@
+/* buf: an owned, growable, always NUL-terminated byte buffer, and `struct str`,
+ * a borrowed slice. Level 0; calls only xalloc. */
+#ifndef SSG_BUF_H
+#define SSG_BUF_H
+#include <stdbool.h>
+#include <stddef.h>
+
+struct str {
+	const char *p;
+	size_t n;
+};
+
+struct buf {
+	char *p;     /* NUL-terminated when cap > 0; NULL when empty and never grown */
+	size_t n;    /* bytes used, not counting the NUL */
+	size_t cap;
+};
+
+#define BUF_INIT {NULL, 0, 0}
+
+void buf_grow(struct buf *b, size_t extra);
+void buf_put(struct buf *b, const void *p, size_t n);
+void buf_puts(struct buf *b, const char *s);
+void buf_putc(struct buf *b, char c);
+void buf_printf(struct buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Append with &, <, >, ", ' escaped for HTML text and attribute values. */
+void buf_put_html(struct buf *b, const char *p, size_t n);
+void buf_puts_html(struct buf *b, const char *s);
+/* Append as the inside of a JSON string (quotes not added). */
+void buf_put_json(struct buf *b, const char *p, size_t n);
+void buf_reset(struct buf *b);
+void buf_free(struct buf *b);
+/* Hand the storage to the caller (never NULL: "" when empty) and reset b. */
+char *buf_detach(struct buf *b);
+/* b's contents as a C string; "" when empty. */
+const char *buf_cstr(const struct buf *b);
+
+bool str_eq(struct str s, const char *c);
+struct str str_trim(struct str s);
+
+#endif

@@ -1,0 +1,60 @@
+/* value: a small JSON-like data tree (null, bool, string, list, map). Page
+ * views are built as values, the Mustache engine renders them, and the JSON
+ * writer serialises them (resources.json, search index). A value owns its
+ * children; maps keep insertion order (deterministic output). Level 0. */
+#ifndef SSG_VALUE_H
+#define SSG_VALUE_H
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "buf.h"
+
+enum val_kind { VAL_NULL, VAL_BOOL, VAL_STR, VAL_LIST, VAL_MAP };
+
+struct val;
+
+struct val_pair {
+	char *key;
+	struct val *val;
+};
+
+struct val {
+	enum val_kind kind;
+	bool b;             /* VAL_BOOL */
+	char *s;            /* VAL_STR, NUL-terminated */
+	size_t slen;        /* VAL_STR length */
+	struct val **items; /* VAL_LIST */
+	struct val_pair *pairs; /* VAL_MAP */
+	size_t n, cap;      /* items or pairs */
+};
+
+struct val *val_null(void);
+struct val *val_bool(bool b);
+struct val *val_str(const char *s);             /* copies */
+struct val *val_strn(const char *s, size_t n);  /* copies */
+struct val *val_str_own(char *s);               /* takes ownership of a heap string */
+struct val *val_int(long long i);               /* a string of the decimal number */
+struct val *val_list(void);
+struct val *val_map(void);
+
+/* Append to a list; takes ownership of item. Returns item. */
+struct val *val_push(struct val *list, struct val *item);
+/* Set key in a map (replacing an existing one); takes ownership of v. Returns v. */
+struct val *val_set(struct val *map, const char *key, struct val *v);
+/* Shorthands for val_set with a fresh string / bool / int value. */
+void val_set_str(struct val *map, const char *key, const char *s);
+void val_set_bool(struct val *map, const char *key, bool b);
+void val_set_int(struct val *map, const char *key, long long i);
+
+/* Look a key up in a map; NULL when absent or when m is not a map. */
+const struct val *val_get(const struct val *m, const char *key);
+const struct val *val_getn(const struct val *m, const char *key, size_t keylen);
+/* Mustache truthiness: null, false, "" (no), empty list are false. */
+bool val_truthy(const struct val *v);
+struct val *val_copy(const struct val *v);
+void val_free(struct val *v);
+
+/* Serialise as JSON: compact when indent < 0, else pretty with that many spaces. */
+void val_to_json(const struct val *v, struct buf *out, int indent);
+
+#endif

@@ -1,0 +1,18 @@
+/* xalloc: allocation that never returns NULL. Out of memory is the one fatal
+ * error in ssg: these print a message and abort. Level 0; calls only libc. */
+#ifndef SSG_XALLOC_H
+#define SSG_XALLOC_H
+#include <stddef.h>
+
+void *xmalloc(size_t n);
+void *xcalloc(size_t count, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+/* printf into a new heap string. */
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Grow an array (p, *cap) so it can hold at least `need` elements of `size`. */
+void *xgrow(void *p, size_t *cap, size_t need, size_t size);
+
+#endif

@@ -1,0 +1,34 @@
+/* testutil: what every cmocka unit test includes. */
+#ifndef SSG_TESTUTIL_H
+#define SSG_TESTUTIL_H
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdlib.h>
+#include <string.h>
+#include <stdio.h>
+
+/* Read a whole file into a heap string (NULL when it cannot be read). */
+static inline char *test_read_file(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	size_t cap = 4096, n = 0;
+	char *p = malloc(cap);
+	size_t r;
+	while ((r = fread(p + n, 1, cap - n - 1, f)) > 0) {
+		n += r;
+		if (cap - n - 1 == 0)
+			p = realloc(p, cap *= 2);
+	}
+	fclose(f);
+	p[n] = '\0';
+	if (len)
+		*len = n;
+	return p;
+}
+
+#endif
