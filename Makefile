@@ -95,3 +95,10 @@ uninstall:
 
 clean:
 	rm -rf build ssg public
+
+# Test tools (small programs the integration tests drive), e.g. the RST tree dumper.
+TOOLS   := $(patsubst tests/tools/%.c,$(BUILD)/tools/%,$(wildcard tests/tools/*.c))
+tools: $(TOOLS)
+$(BUILD)/tools/%: tests/tools/%.c $(BUILD)/libssg.a
+	@mkdir -p $(BUILD)/tools
+	$(CC) $(WARN) $(CPPFLAGS_SSG) $(CFLAGS) -o $@ $< $(BUILD)/libssg.a $(LDLIBS_SSG)

@@ -1,0 +1,125 @@
+/* path: slugs and path safety (see path.h). */
+#include "path.h"
+#include "buf.h"
+#include "xalloc.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+char *slug_github(const char *text)
+{
+	struct buf b = BUF_INIT;
+	for (const unsigned char *s = (const unsigned char *)text; *s; s++) {
+		unsigned char c = *s;
+		if (c >= 0x80 || (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || c == '-' || c == '_')
+			buf_putc(&b, (char)c);
+		else if (c >= 'A' && c <= 'Z')
+			buf_putc(&b, (char)(c - 'A' + 'a'));
+		else if (c == ' ')
+			buf_putc(&b, '-');
+	}
+	return buf_detach(&b);
+}
+
+char *slug_url(const char *text, size_t maxlen)
+{
+	struct buf b = BUF_INIT;
+	bool dash = false;
+	for (const unsigned char *s = (const unsigned char *)text; *s; s++) {
+		unsigned char c = *s;
+		if (c >= 'A' && c <= 'Z')
+			c = (unsigned char)(c - 'A' + 'a');
+		if ((c >= '0' && c <= '9') || (c >= 'a' && c <= 'z')) {
+			if (dash && b.n)
+				buf_putc(&b, '-');
+			dash = false;
+			if (maxlen && b.n >= maxlen)
+				break;
+			buf_putc(&b, (char)c);
+		} else
+			dash = true;
+	}
+	if (!b.n)
+		buf_puts(&b, "item");
+	return buf_detach(&b);
+}
+
+bool path_is_safe_rel(const char *rel)
+{
+	if (!rel || !*rel || rel[0] == '/')
+		return false;
+	const char *p = rel;
+	while (*p) {
+		const char *e = strchr(p, '/');
+		size_t n = e ? (size_t)(e - p) : strlen(p);
+		if (n == 0 || (n == 1 && p[0] == '.') || (n == 2 && p[0] == '.' && p[1] == '.'))
+			return false;
+		for (size_t i = 0; i < n; i++)
+			if ((unsigned char)p[i] < 0x20 || p[i] == '\\' || p[i] == 0x7f)
+				return false;
+		if (!e)
+			break;
+		p = e + 1;
+		if (!*p)
+			return false;
+	}
+	return true;
+}
+
+char *path_join(const char *a, const char *b)
+{
+	if (!*a)
+		return xstrdup(b);
+	size_t la = strlen(a);
+	return xasprintf("%s%s%s", a, a[la - 1] == '/' ? "" : "/", b);
+}
+
+char *path_dirname(const char *p)
+{
+	const char *s = strrchr(p, '/');
+	return s ? xstrndup(p, (size_t)(s - p)) : xstrdup("");
+}
+
+const char *path_basename(const char *p)
+{
+	const char *s = strrchr(p, '/');
+	return s ? s + 1 : p;
+}
+
+const char *path_ext(const char *p)
+{
+	const char *base = path_basename(p);
+	const char *dot = strrchr(base, '.');
+	return dot && dot != base ? dot + 1 : "";
+}
+
+int path_mkdirs(const char *dir)
+{
+	char *d = xstrdup(dir);
+	for (char *p = d + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(d, 0755) && errno != EEXIST) {
+			free(d);
+			return -1;
+		}
+		*p = '/';
+	}
+	int r = mkdir(d, 0755);
+	free(d);
+	return r && errno != EEXIST ? -1 : 0;
+}
+
+char *path_root_prefix(const char *from_dir)
+{
+	struct buf b = BUF_INIT;
+	for (const char *p = from_dir; *p; p++)
+		if (*p == '/')
+			buf_puts(&b, "../");
+	if (!b.n)
+		buf_puts(&b, "./");
+	return buf_detach(&b);
+}

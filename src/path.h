@@ -1,0 +1,31 @@
+/* path: safe path joins, relative-path checks and slugs (GitHub-style heading
+ * ids, URL slugs for documents and resources). Level 0. */
+#ifndef SSG_PATH_H
+#define SSG_PATH_H
+#include <stdbool.h>
+#include <stddef.h>
+
+/* GitHub-style heading id: lower-cased, spaces to '-', punctuation other than
+ * '-' and '_' dropped, non-ASCII kept. Never NULL; may be "" for all-punctuation. */
+char *slug_github(const char *text);
+/* URL slug: lower-case ASCII letters and digits, runs of anything else become
+ * one '-', no leading/trailing '-', at most maxlen bytes (0: no limit);
+ * "item" when nothing is left. */
+char *slug_url(const char *text, size_t maxlen);
+/* True when rel is a relative path that stays inside its root: not absolute,
+ * no "..", no empty or "." components, no backslashes or NUL, no control chars. */
+bool path_is_safe_rel(const char *rel);
+/* a + "/" + b as a new string. */
+char *path_join(const char *a, const char *b);
+/* The directory part of p ("" when none) and the last component. */
+char *path_dirname(const char *p);
+const char *path_basename(const char *p);
+/* Extension of the last component without the dot, "" when none. */
+const char *path_ext(const char *p);
+/* mkdir -p; 0 or -1 with errno. */
+int path_mkdirs(const char *dir);
+/* Relative URL prefix from a page at URL path `from` ("a/b/" style, "" for
+ * root) to the site root: "../../" or "./" */
+char *path_root_prefix(const char *from_dir);
+
+#endif
