@@ -446,7 +446,6 @@ struct attr {
 struct tag {
 	char name[16];  /* lower-cased; "" when too long or not [a-z0-9]+ */
 	bool end;       /* "</x>" */
-	bool self_closing;
 	size_t stop;    /* index just after '>' */
 	struct attr *a;
 	size_t na, cap;
@@ -568,18 +567,12 @@ static bool tag_parse(struct san *st, size_t i, struct tag *t)
 	const char *s = st->s;
 	size_t n = st->n;
 	t->na = 0;
-	t->self_closing = false;
 	t->end = s[i + 1] == '/';
 	size_t j = tag_name(st, i + (t->end ? 2 : 1), t);
 	for (;;) {
-		while (j < n && (is_ws((unsigned char)s[j]) || s[j] == '/')) {
-			if (s[j] == '/' && j + 1 < n && s[j + 1] == '>') {
-				t->self_closing = true;
-				t->stop = j + 2;
-				return true;
-			}
+		/* a '/' separates attributes; "/>" ends like ">" (the table says what is void) */
+		while (j < n && (is_ws((unsigned char)s[j]) || s[j] == '/'))
 			j++;
-		}
 		if (j >= n)
 			return false;
 		if (s[j] == '>') {
