@@ -1,0 +1,67 @@
+/* mustache: the template engine. Owns parsing Mustache source into an op tree
+ * (slices of the source, never copied), the set of compiled templates and
+ * partials, and rendering a `struct val` through them. Implements the official
+ * spec: comments, set delimiters, interpolation, sections, inverted sections,
+ * partials (with standalone indentation) and the optional inheritance module
+ * (parents `{{<layout}}` and blocks `{{$name}}`). Lambdas and dynamic names are
+ * not supported. Level 4; calls only the util layer (buf, diag, value, xalloc).
+ *
+ * Names in templates: `.` is the current context; `a.b.c` looks `a` up through
+ * the context stack (innermost first) and then `b`, `c` inside it. `{{x}}`
+ * HTML-escapes, `{{{x}}}` and `{{&x}}` do not. Strings print as they are,
+ * booleans as true/false, null, lists and maps as nothing. Truthiness is
+ * val_truthy(): null, false, "" and [] are false. */
+#ifndef SSG_MUSTACHE_H
+#define SSG_MUSTACHE_H
+#include <stddef.h>
+
+#include "buf.h"
+#include "diag.h"
+#include "value.h"
+
+/* Deepest nesting of partials and parents while rendering; deeper is an error
+ * (a recursive partial whose data never ends). */
+#define MUSTACHE_MAX_DEPTH 100
+/* Deepest nesting of sections/blocks/parents inside one template source. */
+#define MUSTACHE_MAX_NESTING 200
+
+/* Loads the source of the template or partial called `name` (a NUL-terminated
+ * name as written in the tag, e.g. "page" or "partials/nav"). Returns a string
+ * allocated with malloc (or xmalloc) and stores its length in *len; the set
+ * takes ownership and free()s it when the set is freed. Returns NULL when there
+ * is no such template. It is called with the set's lock held, from whichever
+ * thread compiles, and must not call back into the set. */
+typedef char *(*mustache_load_fn)(void *ud, const char *name, size_t *len);
+
+struct mustache_set;
+
+/* A new, empty set of templates loaded lazily through load(ud, ...). Never
+ * returns NULL. Free it with mustache_set_free(). */
+struct mustache_set *mustache_set_new(mustache_load_fn load, void *ud);
+
+/* Frees the set, every compiled template and every source the loader returned.
+ * No render may be running. NULL is allowed. */
+void mustache_set_free(struct mustache_set *set);
+
+/* Compiles `name` and, transitively, every partial and parent it names, unless
+ * already compiled. Problems are added to d (which may be NULL) as
+ * `name:line:col: error: ...` (syntax errors) or warnings (a partial that the
+ * loader does not know: it renders as nothing, as the spec says). A template
+ * with a syntax error is kept as broken: it renders as nothing when used as a
+ * partial, and mustache_render() of it returns -1.
+ * Returns 0, or -1 when `name` is missing or broken or this call found a syntax
+ * error in one of its partials. Thread-safe (takes the set's lock). */
+int mustache_compile(struct mustache_set *set, const char *name, struct diags *d);
+
+/* Renders template `name` against ctx (the root of the context stack; may be
+ * NULL), appending to out. Compiles `name` first if needed (as
+ * mustache_compile, reporting into d). Rendering itself does no parsing and
+ * takes no lock: many threads may render from one set at once, each with its
+ * own out and d. Returns 0 on success; -1 when the template is missing (error
+ * added to d), broken (its errors were reported when it was compiled, nothing
+ * is added again) or when partials nest deeper than MUSTACHE_MAX_DEPTH (error
+ * added; out then holds partial output). d may be NULL. */
+int mustache_render(struct mustache_set *set, const char *name, const struct val *ctx,
+		    struct buf *out, struct diags *d);
+
+#endif
