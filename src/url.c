@@ -1,0 +1,589 @@
+/* url: parsing absolute URLs into parts, canonicalisation, the scheme safety
+ * check, host/path accessors and taxonomy glob patterns (see url.h). Pure
+ * string code: calls only buf and xalloc. */
+#include "url.h"
+#include "buf.h"
+#include "xalloc.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/* ---- small helpers -------------------------------------------------------- */
+
+static bool is_alpha(int c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+static bool is_digit(int c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static int lower(int c)
+{
+	return (c >= 'A' && c <= 'Z') ? c + 32 : c;
+}
+
+static int hexval(int c)
+{
+	if (is_digit(c))
+		return c - '0';
+	c = lower(c);
+	return (c >= 'a' && c <= 'f') ? c - 'a' + 10 : -1;
+}
+
+static bool is_unreserved(int c)
+{
+	return is_alpha(c) || is_digit(c) || c == '-' || c == '.' || c == '_' || c == '~';
+}
+
+static bool str_ieq(struct str s, const char *c)
+{
+	size_t n = strlen(c);
+	if (s.n != n)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (lower((unsigned char)s.p[i]) != lower((unsigned char)c[i]))
+			return false;
+	return true;
+}
+
+static bool str_iprefix(struct str s, const char *c)
+{
+	size_t n = strlen(c);
+	return s.n >= n && str_ieq((struct str){s.p, n}, c);
+}
+
+/* A copy of url without surrounding whitespace/C0 controls and without any
+ * tab, CR or LF inside. */
+static char *url_trim(const char *url)
+{
+	size_t n = strlen(url);
+	while (n > 0 && (unsigned char)url[n - 1] <= ' ')
+		n--;
+	while (n > 0 && (unsigned char)*url <= ' ')
+		url++, n--;
+	struct buf b = BUF_INIT;
+	for (size_t i = 0; i < n; i++)
+		if (url[i] != '\t' && url[i] != '\r' && url[i] != '\n')
+			buf_putc(&b, url[i]);
+	return buf_detach(&b);
+}
+
+/* ---- splitting ------------------------------------------------------------ */
+
+struct url_parts {
+	struct str scheme, host, port, path, query;
+	bool has_query;
+};
+
+static bool host_char_ok(unsigned char c)
+{
+	return is_unreserved(c) || c >= 0x80;
+}
+
+static bool host_ok(struct str h)
+{
+	if (h.n == 0)
+		return false;
+	if (h.p[0] == '[') {
+		if (h.n < 3 || h.p[h.n - 1] != ']')
+			return false;
+		for (size_t i = 1; i + 1 < h.n; i++)
+			if (hexval((unsigned char)h.p[i]) < 0 && h.p[i] != ':' && h.p[i] != '.')
+				return false;
+		return true;
+	}
+	for (size_t i = 0; i < h.n; i++)
+		if (!host_char_ok((unsigned char)h.p[i]))
+			return false;
+	return true;
+}
+
+/* Split the authority a[0..n) into host and port, dropping userinfo. */
+static bool split_authority(const char *a, size_t n, struct url_parts *u)
+{
+	const char *at = NULL;
+	for (size_t i = 0; i < n; i++)
+		if (a[i] == '@')
+			at = a + i;
+	if (at) {
+		n -= (size_t)(at + 1 - a);
+		a = at + 1;
+	}
+	size_t hn = n;
+	if (n > 0 && a[0] == '[') {
+		const char *close = memchr(a, ']', n);
+		if (!close)
+			return false;
+		hn = (size_t)(close + 1 - a);
+		if (hn < n && a[hn] != ':')
+			return false;
+	} else {
+		const char *colon = memchr(a, ':', n);
+		if (colon)
+			hn = (size_t)(colon - a);
+	}
+	u->host = (struct str){a, hn};
+	u->port = hn < n ? (struct str){a + hn + 1, n - hn - 1} : (struct str){a + n, 0};
+	return host_ok(u->host);
+}
+
+/* Split "scheme://authority/path?query#fragment". False when s is not of that
+ * shape or its host is invalid. The parts borrow s. */
+static bool url_split(const char *s, struct url_parts *u)
+{
+	memset(u, 0, sizeof *u);
+	size_t i = 0;
+	if (!is_alpha((unsigned char)s[0]))
+		return false;
+	while (is_alpha((unsigned char)s[i]) || is_digit((unsigned char)s[i]) || s[i] == '+' ||
+	       s[i] == '-' || s[i] == '.')
+		i++;
+	if (s[i] != ':' || s[i + 1] != '/' || s[i + 2] != '/')
+		return false;
+	u->scheme = (struct str){s, i};
+	const char *a = s + i + 3;
+	size_t an = strcspn(a, "/?#");
+	if (!split_authority(a, an, u))
+		return false;
+	const char *p = a + an;
+	size_t pn = strcspn(p, "?#");
+	u->path = (struct str){p, pn};
+	if (p[pn] == '?') {
+		u->has_query = true;
+		u->query = (struct str){p + pn + 1, strcspn(p + pn + 1, "#")};
+	}
+	return true;
+}
+
+/* Port as a number; -1 when empty, -2 when invalid. */
+static long port_value(struct str port)
+{
+	if (port.n == 0)
+		return -1;
+	long v = 0;
+	for (size_t i = 0; i < port.n; i++) {
+		if (!is_digit((unsigned char)port.p[i]))
+			return -2;
+		v = v * 10 + (port.p[i] - '0');
+		if (v > 65535)
+			return -2;
+	}
+	return v;
+}
+
+/* Lower-cased host without trailing dot and "www.". */
+static char *host_norm(struct str h)
+{
+	struct buf b = BUF_INIT;
+	for (size_t i = 0; i < h.n; i++)
+		buf_putc(&b, (char)lower((unsigned char)h.p[i]));
+	while (b.n > 1 && b.p[b.n - 1] == '.' && b.p[0] != '[')
+		b.p[--b.n] = '\0';
+	char *s = buf_detach(&b);
+	size_t skip = 0;
+	if (strncmp(s, "www.", 4) == 0 && s[4])
+		skip = 4;
+	else if (strcmp(s, "m.youtube.com") == 0)
+		skip = 2;
+	if (skip)
+		memmove(s, s + skip, strlen(s + skip) + 1);
+	return s;
+}
+
+/* ---- percent-encoding, dot segments, query -------------------------------- */
+
+static bool allowed_raw(unsigned char c, bool query)
+{
+	if (is_unreserved(c) || strchr("!$&'()*+,;=:@/", c))
+		return c != '\0';
+	return query && c == '?';
+}
+
+/* Append s[0..n) with percent-encoding normalised (see url.h). */
+static void pct_norm(struct buf *out, const char *s, size_t n, bool query)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c == '%' && i + 2 < n && hexval((unsigned char)s[i + 1]) >= 0 &&
+		    hexval((unsigned char)s[i + 2]) >= 0) {
+			c = (unsigned char)(hexval((unsigned char)s[i + 1]) * 16 +
+					    hexval((unsigned char)s[i + 2]));
+			i += 2;
+			if (is_unreserved(c)) {
+				buf_putc(out, (char)c);
+				continue;
+			}
+		} else if (c != '%' && allowed_raw(c, query)) {
+			buf_putc(out, (char)c);
+			continue;
+		}
+		buf_putc(out, '%');
+		buf_putc(out, hex[c >> 4]);
+		buf_putc(out, hex[c & 15]);
+	}
+}
+
+/* RFC 3986 remove_dot_segments on an absolute path, then drop trailing
+ * slashes. Appends to out. */
+static void path_resolve(struct buf *out, const char *p)
+{
+	size_t base = out->n;
+	while (*p) {
+		if (*p == '/')
+			p++;
+		size_t n = strcspn(p, "/");
+		if (n == 1 && p[0] == '.') {
+			/* skip */
+		} else if (n == 2 && p[0] == '.' && p[1] == '.') {
+			while (out->n > base && out->p[out->n - 1] != '/')
+				out->n--;
+			if (out->n > base)
+				out->n--;
+			if (out->p)
+				out->p[out->n] = '\0';
+		} else {
+			buf_putc(out, '/');
+			buf_put(out, p, n);
+		}
+		p += n;
+	}
+	while (out->n > base && out->p[out->n - 1] == '/')
+		out->p[--out->n] = '\0';
+}
+
+static bool is_youtube(const char *host)
+{
+	return strcmp(host, "youtube.com") == 0 || strcmp(host, "youtu.be") == 0;
+}
+
+static bool is_tracking(struct str name, const char *host)
+{
+	static const char *const names[] = {
+		"fbclid", "gclid", "dclid", "gclsrc", "msclkid", "yclid", "mc_cid", "mc_eid",
+		"_hsenc", "_hsmi", "mkt_tok", "igshid", "ref_src", "ref_url",
+	};
+	if (str_iprefix(name, "utm_"))
+		return true;
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+		if (str_ieq(name, names[i]))
+			return true;
+	return is_youtube(host) && (str_ieq(name, "si") || str_ieq(name, "feature"));
+}
+
+/* Append the normalised, filtered query parameters of q to out, each
+ * preceded by '&' (the caller fixes the first separator). */
+static void query_norm(struct buf *out, struct str q, const char *host)
+{
+	struct buf one = BUF_INIT;
+	size_t i = 0;
+	while (i < q.n) {
+		const char *amp = memchr(q.p + i, '&', q.n - i);
+		size_t n = amp ? (size_t)(amp - (q.p + i)) : q.n - i;
+		buf_reset(&one);
+		pct_norm(&one, q.p + i, n, true);
+		if (one.n) {
+			struct str name = {one.p, strcspn(one.p, "=")};
+			if (!is_tracking(name, host)) {
+				buf_putc(out, '&');
+				buf_put(out, one.p, one.n);
+			}
+		}
+		i += n + 1;
+	}
+	buf_free(&one);
+}
+
+/* ---- special sites -------------------------------------------------------- */
+
+/* youtu.be/ID and youtube.com/embed/ID: host becomes youtube.com and the path
+ * /watch, with "&v=ID" put in front of the query. */
+static void rewrite_youtube(char **host, struct buf *path, struct buf *query)
+{
+	const char *id;
+	if (strcmp(*host, "youtu.be") == 0 && path->n > 1 && !strchr(path->p + 1, '/'))
+		id = path->p + 1;
+	else if (strcmp(*host, "youtube.com") == 0 && path->n > 7 &&
+		 strncmp(path->p, "/embed/", 7) == 0 && !strchr(path->p + 7, '/'))
+		id = path->p + 7;
+	else
+		return;
+	struct buf q = BUF_INIT;
+	buf_puts(&q, "&v=");
+	buf_puts(&q, id);
+	buf_put(&q, query->p ? query->p : "", query->n);
+	buf_free(query);
+	*query = q;
+	buf_reset(path);
+	buf_puts(path, "/watch");
+	free(*host);
+	*host = xstrdup("youtube.com");
+}
+
+/* arxiv.org/pdf/ID(vN)(.pdf) and /abs/IDvN -> /abs/ID. */
+static void rewrite_arxiv(const char *host, struct buf *path)
+{
+	if (strcmp(host, "arxiv.org") != 0 || path->n <= 5 ||
+	    (strncmp(path->p, "/pdf/", 5) != 0 && strncmp(path->p, "/abs/", 5) != 0))
+		return;
+	size_t n = path->n;
+	if (n > 9 && strcmp(path->p + n - 4, ".pdf") == 0 && path->p[1] == 'p')
+		n -= 4;
+	size_t v = n;
+	while (v > 5 && is_digit((unsigned char)path->p[v - 1]))
+		v--;
+	if (v < n && v > 6 && path->p[v - 1] == 'v' && is_digit((unsigned char)path->p[v - 2]))
+		n = v - 1;
+	memcpy(path->p + 1, "abs", 3);
+	path->n = n;
+	path->p[n] = '\0';
+}
+
+/* ---- public --------------------------------------------------------------- */
+
+static char *canonical_of(const char *s)
+{
+	struct url_parts u;
+	if (!url_split(s, &u))
+		return NULL;
+	bool https = str_ieq(u.scheme, "https");
+	if (!https && !str_ieq(u.scheme, "http"))
+		return NULL;
+	long port = port_value(u.port);
+	if (port == -2)
+		return NULL;
+	if (port == (https ? 443 : 80))
+		port = -1;
+	char *host = host_norm(u.host);
+	struct buf path = BUF_INIT, query = BUF_INIT, rawpath = BUF_INIT;
+	pct_norm(&rawpath, u.path.p, u.path.n, false);
+	path_resolve(&path, buf_cstr(&rawpath));
+	buf_free(&rawpath);
+	query_norm(&query, u.query, host);
+	rewrite_youtube(&host, &path, &query);
+	rewrite_arxiv(host, &path);
+	struct buf out = BUF_INIT;
+	buf_printf(&out, "https://%s", host);
+	if (port >= 0)
+		buf_printf(&out, ":%ld", port);
+	buf_put(&out, path.p ? path.p : "", path.n);
+	if (query.n) {
+		buf_putc(&out, '?');
+		buf_put(&out, query.p + 1, query.n - 1);
+	}
+	free(host);
+	buf_free(&path);
+	buf_free(&query);
+	return buf_detach(&out);
+}
+
+char *url_canonical(const char *url)
+{
+	if (!url)
+		return NULL;
+	char *s = url_trim(url);
+	char *c = canonical_of(s);
+	free(s);
+	return c;
+}
+
+bool url_is_absolute_http(const char *url)
+{
+	char *c = url_canonical(url);
+	free(c);
+	return c != NULL;
+}
+
+char *url_host(const char *url)
+{
+	if (!url)
+		return NULL;
+	char *s = url_trim(url);
+	struct url_parts u;
+	char *h = url_split(s, &u) ? host_norm(u.host) : NULL;
+	free(s);
+	return h;
+}
+
+char *url_path(const char *url)
+{
+	if (!url)
+		return NULL;
+	char *s = url_trim(url);
+	struct url_parts u;
+	char *p = NULL;
+	if (url_split(s, &u))
+		p = u.path.n ? xstrndup(u.path.p, u.path.n) : xstrdup("/");
+	free(s);
+	return p;
+}
+
+/* ---- url_is_safe ---------------------------------------------------------- */
+
+/* Decode one HTML character reference at s (which starts with '&'); returns
+ * the code point and stores the length consumed, or -1 when there is none. */
+static long html_entity(const char *s, size_t *len)
+{
+	static const struct {
+		const char *name;
+		long cp;
+	} named[] = {{"&Tab;", 9}, {"&NewLine;", 10}, {"&colon;", ':'}, {"&amp;", '&'},
+		     {"&percnt;", '%'}, {"&sol;", '/'}, {"&quest;", '?'}, {"&num;", '#'}};
+	for (size_t i = 0; i < sizeof named / sizeof named[0]; i++) {
+		size_t n = strlen(named[i].name);
+		if (strncmp(s, named[i].name, n) == 0) {
+			*len = n;
+			return named[i].cp;
+		}
+	}
+	if (s[1] != '#')
+		return -1;
+	size_t i = 2;
+	bool hex = s[i] == 'x' || s[i] == 'X';
+	i += hex;
+	long v = 0;
+	size_t start = i;
+	for (;; i++) {
+		int d = hex ? hexval((unsigned char)s[i]) : (is_digit((unsigned char)s[i]) ? s[i] - '0' : -1);
+		if (d < 0)
+			break;
+		if (v <= 0x10FFFF)
+			v = v * (hex ? 16 : 10) + d;
+	}
+	if (i == start)
+		return -1;
+	if (s[i] == ';')
+		i++;
+	*len = i;
+	return v > 0x10FFFF || v == 0 ? 0xFFFD : v;
+}
+
+/* The next character of the scheme part at s[*i] after entity and percent
+ * decoding; advances *i. Returns -1 at the end of the string. */
+static long scheme_char(const char *s, size_t *i)
+{
+	unsigned char c = (unsigned char)s[*i];
+	if (!c)
+		return -1;
+	size_t len = 1;
+	long v = c;
+	if (c == '&') {
+		long e = html_entity(s + *i, &len);
+		if (e < 0)
+			len = 1;
+		else
+			v = e;
+	}
+	if (v == '%' && hexval((unsigned char)s[*i + len]) >= 0 &&
+	    hexval((unsigned char)s[*i + len + 1]) >= 0) {
+		v = hexval((unsigned char)s[*i + len]) * 16 + hexval((unsigned char)s[*i + len + 1]);
+		len += 2;
+	}
+	*i += len;
+	return v;
+}
+
+bool url_is_safe(const char *url)
+{
+	static const char *const safe[] = {"http", "https", "mailto", "ftp"};
+	if (!url)
+		return false;
+	char scheme[16];
+	size_t n = 0, i = 0;
+	bool toolong = false;
+	for (;;) {
+		long c = scheme_char(url, &i);
+		if (c < 0 || c == '/' || c == '?' || c == '#')
+			return true; /* no scheme: a relative reference */
+		if (c <= ' ' || c == 0x7F)
+			continue; /* ignored by browsers (and by us anywhere here) */
+		if (c == ':')
+			break;
+		bool ok = is_alpha((int)c) || (n > 0 && (is_digit((int)c) || c == '+' || c == '-' ||
+							c == '.'));
+		if (!ok)
+			return true; /* not a scheme, so a relative path */
+		if (n + 1 < sizeof scheme)
+			scheme[n] = (char)lower((int)c);
+		else
+			toolong = true; /* longer than any scheme we allow */
+		n++;
+	}
+	if (toolong)
+		return false;
+	scheme[n] = '\0';
+	for (size_t k = 0; k < sizeof safe / sizeof safe[0]; k++)
+		if (strcmp(scheme, safe[k]) == 0)
+			return true;
+	return false;
+}
+
+/* ---- url_match_pattern ---------------------------------------------------- */
+
+/* Does glob p[0..pn) match s[0..sn), or a prefix of it that ends before a
+ * '/'? '*' matches any run. The classic one-star backtracking loop: the state
+ * on first reaching a '/' is that of a whole match against the prefix, so a
+ * consumed pattern there is a prefix match. O(sn * pn). */
+static bool glob_match(const char *p, size_t pn, const char *s, size_t sn)
+{
+	size_t pi = 0, si = 0, star = (size_t)-1, mark = 0;
+	while (si < sn) {
+		if (pi == pn && s[si] == '/')
+			return true;
+		if (pi < pn && p[pi] == '*') {
+			star = pi++;
+			mark = si;
+		} else if (pi < pn && p[pi] == s[si]) {
+			pi++, si++;
+		} else if (star != (size_t)-1) {
+			pi = star + 1;
+			si = ++mark;
+		} else {
+			return false;
+		}
+	}
+	while (pi < pn && p[pi] == '*')
+		pi++;
+	return pi == pn;
+}
+
+/* host[/path] of a pattern: scheme and "www." dropped, host part lower-cased. */
+static char *pattern_norm(const char *pattern)
+{
+	const char *p = strstr(pattern, "://");
+	p = p ? p + 3 : pattern;
+	if (strncasecmp(p, "www.", 4) == 0)
+		p += 4;
+	char *s = xstrdup(p);
+	for (char *q = s; *q && *q != '/'; q++)
+		*q = (char)lower((unsigned char)*q);
+	return s;
+}
+
+bool url_match_pattern(const char *canonical_url, const char *pattern)
+{
+	if (!canonical_url || !pattern)
+		return false;
+	char *host = url_host(canonical_url);
+	char *path = host ? url_path(canonical_url) : NULL;
+	if (!host) {
+		free(path);
+		return false;
+	}
+	struct buf subject = BUF_INIT;
+	buf_puts(&subject, host);
+	if (strcmp(path, "/") != 0)
+		buf_puts(&subject, path);
+	char *pat = pattern_norm(pattern);
+	size_t pn = strlen(pat);
+	bool m = glob_match(pat, pn, subject.p, subject.n);
+	free(pat);
+	free(host);
+	free(path);
+	buf_free(&subject);
+	return m;
+}
