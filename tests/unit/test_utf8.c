@@ -123,6 +123,8 @@ static void test_mojibake_repaired(void **state)
 		{"a\xC3\x82\xC2\xA0" "b", "a\xC2\xA0" "b"},
 		/* ï»¿ at the very start: a mangled BOM, dropped */
 		{"\xC3\xAF\xC2\xBB\xC2\xBFhi", "hi"},
+		/* ðŸ‘<U+008D> -> 👍: undefined 0x8D inside a 4-byte sequence */
+		{"ok \xC3\xB0\xC5\xB8\xE2\x80\x98\xC2\x8D", "ok \xF0\x9F\x91\x8D"},
 		/* Â· -> · (Â before a Latin-1 symbol is the classic pair) */
 		{"a \xC3\x82\xC2\xB7 b", "a \xC2\xB7 b"},
 	};
@@ -346,6 +348,32 @@ static void test_looks_binary(void **state)
 	free(big);
 }
 
+/* Big and pathological inputs stay linear and correct. */
+static void test_large_inputs(void **state)
+{
+	(void)state;
+	size_t reps = 200000, n = 0;
+	static const char *units[] = {"\xC3\xA9", "\xC3\x83\xC2\xA9", "\xFF", "\r\n", "\xE2\x82"};
+	static const char *outs[] = {"\xC3\xA9", "\xC3\xA9", FFFD, "\n", FFFD};
+	static const size_t warns[] = {0, 1, 1, 0, 1};
+	for (size_t k = 0; k < sizeof units / sizeof units[0]; k++) {
+		size_t ul = strlen(units[k]), ol = strlen(outs[k]);
+		char *in = malloc(ul * reps + 1);
+		for (size_t i = 0; i < reps; i++)
+			memcpy(in + i * ul, units[k], ul);
+		struct diags d = DIAGS_INIT;
+		char *out = utf8_clean(in, ul * reps, &n, "big", &d);
+		assert_int_equal(n, ol * reps);
+		for (size_t i = 0; i < reps; i += 997)
+			assert_memory_equal(out + i * ol, outs[k], ol);
+		/* "\r\n" makes reps lines; the others stay on one line. */
+		assert_int_equal(d.n, warns[k]);
+		free(in);
+		free(out);
+		diags_free(&d);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -361,6 +389,7 @@ int main(void)
 		cmocka_unit_test(test_empty_and_null_diags),
 		cmocka_unit_test(test_decode_encode),
 		cmocka_unit_test(test_looks_binary),
+		cmocka_unit_test(test_large_inputs),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
