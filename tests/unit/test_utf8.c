@@ -74,7 +74,7 @@ static void test_seed_files(void **state)
 	}
 	size_t repaired = 0;
 	for (size_t k = 0; k < g.gl_pathc; k++) {
-		size_t n, m;
+		size_t n = 0, m = 0;
 		char *raw = test_read_file(g.gl_pathv[k], &n);
 		assert_non_null(raw);
 		struct diags d = DIAGS_INIT;
