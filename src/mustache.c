@@ -105,7 +105,27 @@ static void line_col(const char *src, size_t off, int *line, int *col)
 	*col = (int)(off - bol) + 1;
 }
 
-/* ---- the parser ---------------------------------------------------------- */
+/* ---- the parser ----------------------------------------------------------
+ *
+ * Whitespace rules (the spec's, made explicit):
+ * - A section, inverted, closing, comment, set-delimiter or partial tag alone
+ *   on its line ("standalone": only spaces/tabs around it, then \n, \r\n or
+ *   the end) takes the whole line with it. A standalone partial's leading
+ *   whitespace indents every line of the partial.
+ * - A parent pair {{<p}}...{{/p}} is standalone when the open tag is clear on
+ *   its left and the close tag on its right; its leading whitespace then
+ *   indents the parent and the close tag takes its line end. Text inside the
+ *   pair is ignored: only its {{$block}} arguments are kept.
+ * - An argument block (directly inside a parent) whose open tag ends its line
+ *   takes that line end; its close tag, when only whitespace precedes it on its
+ *   line, takes that whitespace.
+ * - Any block whose open tag is standalone has an intrinsic indentation: the
+ *   leading whitespace of the first non-blank line after it. It is removed from
+ *   every line of its content here and added back (relative to the enclosing
+ *   block) where the block is expanded, so an argument takes the indentation
+ *   of the place it fills. A block pair on one line with only whitespace
+ *   before it and nothing after uses that whitespace instead and keeps its
+ *   line end. */
 
 enum mframe_kind { MF_ROOT, MF_SECTION, MF_INVERTED, MF_PARENT, MF_BLOCK };
 
@@ -120,7 +140,7 @@ struct mframe {
 	struct str indent;   /* see struct mop */
 	struct str ws;       /* whitespace before a left-clear open tag (after stripping) */
 	bool ws_op;          /* that whitespace is the last op of the enclosing frame */
-	bool left_clear;     /* the open tag has only whitespace before it on its line */
+	bool left_clear;     /* PARENT: open tag clear on its left; BLOCK: could be a one-line pair */
 	bool in_parent;      /* BLOCK that is an argument of a PARENT */
 	struct str *parts;
 	size_t nparts;
