@@ -16,6 +16,8 @@ void buf_grow(struct buf *b, size_t extra)
 	while (c < need)
 		c *= 2;
 	b->p = xrealloc(b->p, c);
+	if (!b->cap)
+		b->p[0] = '\0'; /* a grown buffer is always a C string */
 	b->cap = c;
 }
 

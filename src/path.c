@@ -32,11 +32,11 @@ char *slug_url(const char *text, size_t maxlen)
 		if (c >= 'A' && c <= 'Z')
 			c = (unsigned char)(c - 'A' + 'a');
 		if ((c >= '0' && c <= '9') || (c >= 'a' && c <= 'z')) {
+			if (maxlen && b.n + (dash && b.n ? 2 : 1) > maxlen)
+				break;
 			if (dash && b.n)
 				buf_putc(&b, '-');
 			dash = false;
-			if (maxlen && b.n >= maxlen)
-				break;
 			buf_putc(&b, (char)c);
 		} else
 			dash = true;

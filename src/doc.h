@@ -1,0 +1,74 @@
+/* doc: one document of the site as the model sees it: its metadata, its one
+ * tree, and what extraction found in it (headings with unique ids, citations
+ * of external resources, internal links). Level 3. */
+#ifndef SSG_DOC_H
+#define SSG_DOC_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <cmark-gfm.h>
+
+#include "diag.h"
+#include "meta.h"
+#include "source.h"
+
+struct heading {
+	char *text;
+	char *id;     /* unique within the document */
+	int level;
+	int line;
+	int parent;   /* index of the enclosing heading, -1 at top */
+};
+
+/* One external link of a document. */
+struct citation {
+	char *url;        /* as written */
+	char *canonical;  /* url_canonical() after aliases; NULL when not http(s) */
+	char *text;       /* link text */
+	char *title;      /* what the entry calls the resource */
+	char *desc;       /* the rest of the entry: its description */
+	int line, col;
+	int heading;      /* index into doc.headings of the section, -1 before any */
+	bool bare;        /* the entry is a bare URL */
+	cmark_node *node; /* the link node (valid while the tree lives) */
+	long resource;    /* index into site.resources, set by the model; -1 none */
+};
+
+/* A relative link to another file of the site. */
+struct ilink {
+	char *url;        /* as written */
+	int line, col;
+	cmark_node *node;
+	long target;      /* index of the document it resolves to; -1 when none */
+	char *resolved;   /* path relative to content/ (documents and static files) */
+	bool missing;     /* resolves to nothing: reported, rendered as text */
+	char *anchor;     /* "#x" part without '#', NULL when none */
+};
+
+struct doc {
+	size_t index;
+	char *relpath;    /* relative to content/ */
+	char *shown;      /* "content/<relpath>" for diagnostics */
+	enum doc_format format;
+	struct doc_meta meta;
+	char *title;
+	char *description;
+	char *slug;
+	char *url;        /* page URL path relative to the site root: "<slug>/" */
+	cmark_node *tree;
+	struct heading *headings;
+	size_t nheadings;
+	struct citation *cites;
+	size_t ncites, capcites;
+	struct ilink *ilinks;
+	size_t nilinks, capilinks;
+	unsigned long long hash;
+	long words;
+	bool ok;          /* read and parsed */
+	struct diags diags;
+};
+
+void doc_free(struct doc *d);
+/* Plain text of a subtree (text, code, line breaks as spaces). */
+char *doc_node_text(cmark_node *n);
+
+#endif

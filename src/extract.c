@@ -1,0 +1,429 @@
+/* extract: headings, citations and internal links out of a document tree
+ * (see extract.h). The entry rules follow the shapes resource lists use:
+ * "**Title**: url", "[Title](url) - description", "`Title <url>`_ - desc",
+ * "1. Title: url", and a bold lead paragraph followed by an indented list
+ * whose "Paper: <link>" items take their title from the lead. */
+#include "extract.h"
+#include "ast.h"
+#include "buf.h"
+#include "path.h"
+#include "url.h"
+#include "xalloc.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void text_into(cmark_node *n, struct buf *b, bool skip_lists)
+{
+	cmark_iter *it = cmark_iter_new(n);
+	cmark_event_type ev;
+	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+		cmark_node *c = cmark_iter_get_node(it);
+		cmark_node_type t = cmark_node_get_type(c);
+		if (ev == CMARK_EVENT_ENTER && skip_lists && c != n &&
+		    (t == CMARK_NODE_LIST || t == CMARK_NODE_BLOCK_QUOTE)) {
+			cmark_iter_reset(it, c, CMARK_EVENT_EXIT);
+			continue;
+		}
+		if (ev != CMARK_EVENT_ENTER)
+			continue;
+		if (t == CMARK_NODE_TEXT || t == CMARK_NODE_CODE) {
+			const char *l = cmark_node_get_literal(c);
+			if (l)
+				buf_puts(b, l);
+		} else if (t == CMARK_NODE_SOFTBREAK || t == CMARK_NODE_LINEBREAK)
+			buf_putc(b, ' ');
+		else if (t == CMARK_NODE_PARAGRAPH && b->n && b->p[b->n - 1] != ' ')
+			buf_putc(b, ' ');
+	}
+	cmark_iter_free(it);
+}
+
+/* Collapse whitespace runs to one space and trim. */
+static char *squeeze(const char *s)
+{
+	struct buf b = BUF_INIT;
+	bool sp = false;
+	for (; *s; s++) {
+		if (*s == ' ' || *s == '\t' || *s == '\n') {
+			sp = b.n > 0;
+			continue;
+		}
+		if (sp)
+			buf_putc(&b, ' ');
+		sp = false;
+		buf_putc(&b, *s);
+	}
+	return buf_detach(&b);
+}
+
+char *doc_node_text(cmark_node *n)
+{
+	struct buf b = BUF_INIT;
+	text_into(n, &b, false);
+	char *s = squeeze(buf_cstr(&b));
+	buf_free(&b);
+	return s;
+}
+
+static char *text_skip_lists(cmark_node *n)
+{
+	struct buf b = BUF_INIT;
+	text_into(n, &b, true);
+	char *s = squeeze(buf_cstr(&b));
+	buf_free(&b);
+	return s;
+}
+
+/* Trim spaces and the separators entries put between parts. */
+static char *trim_seps(const char *s)
+{
+	const char *seps = " \t:;,-.|/\xe2\x80\x93\xe2\x80\x94()";
+	size_t n = strlen(s);
+	size_t a = 0;
+	while (a < n && strchr(seps, s[a]) && s[a])
+		a++;
+	while (n > a && strchr(seps, s[n - 1]) && s[n - 1])
+		n--;
+	/* keep a closing parenthesis or period that belongs to the text */
+	if (n < strlen(s) && s[n] == ')' && memchr(s + a, '(', n - a))
+		n++;
+	return xstrndup(s + a, n - a);
+}
+
+static char *strip_quotes(char *s)
+{
+	size_t n = strlen(s);
+	static const char *pairs[][2] = {{"\"", "\""}, {"\xe2\x80\x9c", "\xe2\x80\x9d"}, {"'", "'"}};
+	for (size_t i = 0; i < 3; i++) {
+		size_t lo = strlen(pairs[i][0]), lc = strlen(pairs[i][1]);
+		if (n >= lo + lc + 1 && !strncmp(s, pairs[i][0], lo) &&
+		    !strcmp(s + n - lc, pairs[i][1])) {
+			memmove(s, s + lo, n - lo - lc);
+			s[n - lo - lc] = '\0';
+			break;
+		}
+	}
+	return s;
+}
+
+/* Remove the first occurrence of needle from hay (in place). */
+static void cut(char *hay, const char *needle)
+{
+	if (!needle || !*needle)
+		return;
+	char *p = strstr(hay, needle);
+	if (p)
+		memmove(p, p + strlen(needle), strlen(p + strlen(needle)) + 1);
+}
+
+static bool url_like(const char *label, const char *url)
+{
+	return !strcmp(label, url) || !strncmp(label, "http://", 7) || !strncmp(label, "https://", 8) ||
+	       !strncmp(label, "www.", 4);
+}
+
+static cmark_node *ancestor(cmark_node *n, cmark_node_type t, cmark_node *stop)
+{
+	for (cmark_node *p = cmark_node_parent(n); p && p != stop; p = cmark_node_parent(p))
+		if (cmark_node_get_type(p) == t)
+			return p;
+	return NULL;
+}
+
+/* The entry a link stands in: its list item, else its paragraph or block. */
+static cmark_node *entry_of(cmark_node *link)
+{
+	cmark_node *item = ancestor(link, CMARK_NODE_ITEM, NULL);
+	if (item)
+		return item;
+	for (cmark_node *p = cmark_node_parent(link); p; p = cmark_node_parent(p)) {
+		cmark_node_type t = cmark_node_get_type(p);
+		if (t == CMARK_NODE_PARAGRAPH || t == CMARK_NODE_HEADING || ast_is_table_cell(p))
+			return p;
+	}
+	return cmark_node_parent(link);
+}
+
+/* First paragraph of an entry (the item's own text). */
+static cmark_node *entry_para(cmark_node *entry)
+{
+	if (cmark_node_get_type(entry) != CMARK_NODE_ITEM)
+		return entry;
+	for (cmark_node *c = cmark_node_first_child(entry); c; c = cmark_node_next(c))
+		if (cmark_node_get_type(c) == CMARK_NODE_PARAGRAPH)
+			return c;
+	return entry;
+}
+
+/* Bold text that opens a paragraph: "**Title**: …". */
+static char *lead_of(cmark_node *para)
+{
+	cmark_node *f = para ? cmark_node_first_child(para) : NULL;
+	if (f && cmark_node_get_type(f) == CMARK_NODE_TEXT) {
+		const char *l = cmark_node_get_literal(f);
+		while (l && (*l == ' '))
+			l++;
+		if (l && !*l)
+			f = cmark_node_next(f);
+	}
+	if (!f || cmark_node_get_type(f) != CMARK_NODE_STRONG)
+		return NULL;
+	char *s = doc_node_text(f);
+	char *t = trim_seps(s);
+	free(s);
+	if (!*t) {
+		free(t);
+		return NULL;
+	}
+	return t;
+}
+
+/* The outer entry of a nested one: a lead paragraph just before the block
+ * quote holding the list (RST's indented detail lists), or the parent item. */
+static cmark_node *context_para(cmark_node *entry)
+{
+	cmark_node *list = cmark_node_parent(entry);
+	if (!list || cmark_node_get_type(list) != CMARK_NODE_LIST)
+		return NULL;
+	cmark_node *up = cmark_node_parent(list);
+	if (!up)
+		return NULL;
+	if (cmark_node_get_type(up) == CMARK_NODE_ITEM)
+		return entry_para(up);
+	if (cmark_node_get_type(up) == CMARK_NODE_BLOCK_QUOTE) {
+		cmark_node *prev = cmark_node_previous(up);
+		if (prev && cmark_node_get_type(prev) == CMARK_NODE_PARAGRAPH)
+			return prev;
+	}
+	return NULL;
+}
+
+/* A short label such as "Paper:", "Code", "exercises", "slides". */
+static bool generic_label(const char *s)
+{
+	int words = 1;
+	size_t n = strlen(s);
+	if (!n || n > 24)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (s[i] == ' ')
+			words++;
+	if (words > 2)
+		return false;
+	static const char *known[] = {"paper", "code", "slides", "video", "pdf", "repo",
+				      "github", "website", "link", "exercises", "notebook",
+				      "blog", "docs", "documentation", "recording", "demo"};
+	char *low = xstrdup(s);
+	for (char *p = low; *p; p++)
+		*p = (char)tolower((unsigned char)*p);
+	bool hit = false;
+	for (size_t i = 0; i < sizeof known / sizeof *known; i++)
+		if (!strcmp(low, known[i]))
+			hit = true;
+	free(low);
+	return hit || !strncasecmp(s, "arxiv", 5);
+}
+
+/* Text of the entry paragraph's inline children before `link`. */
+static char *prefix_before(cmark_node *para, cmark_node *link)
+{
+	cmark_node *top = link;
+	while (cmark_node_parent(top) && cmark_node_parent(top) != para)
+		top = cmark_node_parent(top);
+	if (cmark_node_parent(top) != para)
+		return xstrdup("");
+	struct buf b = BUF_INIT;
+	for (cmark_node *c = cmark_node_first_child(para); c && c != top; c = cmark_node_next(c))
+		text_into(c, &b, true);
+	char *s = squeeze(buf_cstr(&b));
+	buf_free(&b);
+	return s;
+}
+
+static void describe(struct doc *doc, struct citation *c, cmark_node *link, const char *prev_title)
+{
+	cmark_node *entry = entry_of(link);
+	cmark_node *para = entry_para(entry);
+	char *entry_text = text_skip_lists(para);
+	char *lead = lead_of(para);
+	char *prefix = prefix_before(para, link);
+	char *label_prefix = trim_seps(prefix);
+	bool inside_lead = lead && ancestor(link, CMARK_NODE_STRONG, para);
+	c->bare = url_like(c->text, c->url);
+	char *title = NULL, *desc = NULL;
+	cmark_node *ctx = NULL;
+
+	if (lead && !inside_lead)
+		title = xstrdup(lead);
+	else if ((!*label_prefix || generic_label(label_prefix)) &&
+		 (c->bare || generic_label(c->text)) && (ctx = context_para(entry)) &&
+		 (title = lead_of(ctx))) {
+		char *ct = text_skip_lists(ctx);
+		cut(ct, title);
+		struct buf b = BUF_INIT;
+		char *t1 = trim_seps(ct);
+		buf_puts(&b, t1);
+		free(t1);
+		cmark_node *bq = cmark_node_next(ctx);
+		cmark_node *first = bq ? cmark_node_first_child(bq) : NULL;
+		if (first && cmark_node_get_type(first) == CMARK_NODE_PARAGRAPH) {
+			char *ft = doc_node_text(first);
+			if (b.n)
+				buf_puts(&b, ". ");
+			buf_puts(&b, ft);
+			free(ft);
+		}
+		desc = buf_detach(&b);
+		free(ct);
+	} else if (c->bare)
+		title = *label_prefix ? xstrdup(label_prefix) : xstrdup(c->url);
+	else if (generic_label(c->text) && prev_title)
+		title = xasprintf("%s (%s)", prev_title, c->text);
+	else
+		title = strip_quotes(xstrdup(c->text));
+
+	if (!desc) {
+		cut(entry_text, lead);
+		cut(entry_text, c->text);
+		if (c->bare)
+			cut(entry_text, c->url);
+		cut(entry_text, label_prefix);
+		desc = trim_seps(entry_text);
+	}
+	char *t = trim_seps(title);
+	free(title);
+	if (!*t) {
+		free(t);
+		t = xstrdup(c->url);
+	}
+	c->title = t;
+	c->desc = *desc ? squeeze(desc) : NULL;
+	free(desc);
+	free(entry_text);
+	free(lead);
+	free(prefix);
+	free(label_prefix);
+	(void)doc;
+}
+
+static bool is_relative_ref(const char *url)
+{
+	if (!*url || url[0] == '/' )
+		return false;
+	for (const char *p = url; *p && *p != '/' && *p != '?' && *p != '#'; p++)
+		if (*p == ':')
+			return false; /* has a scheme */
+	return true;
+}
+
+static void add_ilink(struct doc *doc, cmark_node *n, const char *url)
+{
+	doc->ilinks = xgrow(doc->ilinks, &doc->capilinks, doc->nilinks + 1, sizeof *doc->ilinks);
+	struct ilink *l = &doc->ilinks[doc->nilinks++];
+	memset(l, 0, sizeof *l);
+	l->url = xstrdup(url);
+	l->line = ast_line(n);
+	l->col = cmark_node_get_start_column(n);
+	l->node = n;
+	l->target = -1;
+}
+
+static void add_heading(struct doc *doc, cmark_node *n, size_t *cap)
+{
+	doc->headings = xgrow(doc->headings, cap, doc->nheadings + 1, sizeof *doc->headings);
+	struct heading *h = &doc->headings[doc->nheadings];
+	h->text = doc_node_text(n);
+	h->level = cmark_node_get_heading_level(n);
+	h->line = ast_line(n);
+	h->parent = -1;
+	for (long i = (long)doc->nheadings - 1; i >= 0; i--)
+		if (doc->headings[i].level < h->level) {
+			h->parent = (int)i;
+			break;
+		}
+	/* unique id: GitHub appends -1, -2, … to repeats */
+	char *base = slug_github(h->text);
+	if (!*base) {
+		free(base);
+		base = xstrdup("section");
+	}
+	char *id = xstrdup(base);
+	for (int k = 1;; k++) {
+		bool taken = false;
+		for (size_t i = 0; i < doc->nheadings && !taken; i++)
+			taken = !strcmp(doc->headings[i].id, id);
+		if (!taken)
+			break;
+		free(id);
+		id = xasprintf("%s-%d", base, k);
+	}
+	free(base);
+	h->id = id;
+	doc->nheadings++;
+}
+
+static long count_words(const char *s)
+{
+	long w = 0;
+	bool in = false;
+	for (; *s; s++) {
+		bool sp = *s == ' ' || *s == '\n' || *s == '\t';
+		if (!sp && !in)
+			w++;
+		in = !sp;
+	}
+	return w;
+}
+
+void extract_doc(struct doc *doc)
+{
+	size_t caph = 0;
+	int section = -1;
+	char *prev_title = NULL;
+	cmark_node *prev_entry = NULL;
+	cmark_iter *it = cmark_iter_new(doc->tree);
+	cmark_event_type ev;
+	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+		if (ev != CMARK_EVENT_ENTER)
+			continue;
+		cmark_node *n = cmark_iter_get_node(it);
+		cmark_node_type t = cmark_node_get_type(n);
+		if (t == CMARK_NODE_HEADING) {
+			add_heading(doc, n, &caph);
+			section = (int)doc->nheadings - 1;
+		} else if (t == CMARK_NODE_TEXT) {
+			const char *l = cmark_node_get_literal(n);
+			doc->words += l ? count_words(l) : 0;
+		} else if (t == CMARK_NODE_LINK) {
+			const char *url = cmark_node_get_url(n);
+			if (!url || !*url)
+				continue;
+			if (url_is_absolute_http(url)) {
+				doc->cites = xgrow(doc->cites, &doc->capcites, doc->ncites + 1,
+						   sizeof *doc->cites);
+				struct citation *c = &doc->cites[doc->ncites++];
+				memset(c, 0, sizeof *c);
+				c->url = xstrdup(url);
+				c->canonical = url_canonical(url);
+				c->text = doc_node_text(n);
+				c->line = ast_line(n);
+				c->col = cmark_node_get_start_column(n);
+				c->heading = section;
+				c->node = n;
+				c->resource = -1;
+				cmark_node *entry = entry_of(n);
+				describe(doc, c, n, entry == prev_entry ? prev_title : NULL);
+				if (entry != prev_entry) {
+					free(prev_title);
+					prev_title = xstrdup(c->title);
+					prev_entry = entry;
+				}
+			} else if (is_relative_ref(url) || url[0] == '#')
+				add_ilink(doc, n, url);
+		}
+	}
+	cmark_iter_free(it);
+	free(prev_title);
+}

@@ -1,0 +1,78 @@
+/* hash: string-keyed open-addressing table with linear probing (see hash.h). */
+#include "hash.h"
+#include "xalloc.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+unsigned long long hash_str(const char *s)
+{
+	unsigned long long h = 1469598103934665603ULL;
+	for (; *s; s++) {
+		h ^= (unsigned char)*s;
+		h *= 1099511628211ULL;
+	}
+	return h ^ (h >> 29);
+}
+
+static void insert_slot(struct hash_slot *slots, size_t cap, const char *key, size_t val,
+			unsigned long long h)
+{
+	size_t i = (size_t)h & (cap - 1);
+	while (slots[i].key)
+		i = (i + 1) & (cap - 1);
+	slots[i] = (struct hash_slot){key, val, h};
+}
+
+static void grow(struct hash *t)
+{
+	size_t cap = t->cap ? t->cap * 2 : 64;
+	struct hash_slot *s = xcalloc(cap, sizeof *s);
+	for (size_t i = 0; i < t->cap; i++)
+		if (t->slots[i].key)
+			insert_slot(s, cap, t->slots[i].key, t->slots[i].val, t->slots[i].h);
+	free(t->slots);
+	t->slots = s;
+	t->cap = cap;
+}
+
+void hash_put(struct hash *t, const char *key, size_t val)
+{
+	if ((t->n + 1) * 4 > t->cap * 3)
+		grow(t);
+	unsigned long long h = hash_str(key);
+	size_t i = (size_t)h & (t->cap - 1);
+	while (t->slots[i].key) {
+		if (t->slots[i].h == h && !strcmp(t->slots[i].key, key)) {
+			t->slots[i].val = val;
+			return;
+		}
+		i = (i + 1) & (t->cap - 1);
+	}
+	t->slots[i] = (struct hash_slot){key, val, h};
+	t->n++;
+}
+
+bool hash_get(const struct hash *t, const char *key, size_t *val)
+{
+	if (!t->cap)
+		return false;
+	unsigned long long h = hash_str(key);
+	size_t i = (size_t)h & (t->cap - 1);
+	while (t->slots[i].key) {
+		if (t->slots[i].h == h && !strcmp(t->slots[i].key, key)) {
+			if (val)
+				*val = t->slots[i].val;
+			return true;
+		}
+		i = (i + 1) & (t->cap - 1);
+	}
+	return false;
+}
+
+void hash_free(struct hash *t)
+{
+	free(t->slots);
+	t->slots = NULL;
+	t->n = t->cap = 0;
+}

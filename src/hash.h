@@ -1,0 +1,28 @@
+/* hash: an open-addressing hash table from NUL-terminated string keys to
+ * size_t values. Keys are borrowed: they must outlive the table. Level 0. */
+#ifndef SSG_HASH_H
+#define SSG_HASH_H
+#include <stdbool.h>
+#include <stddef.h>
+
+struct hash_slot {
+	const char *key;
+	size_t val;
+	unsigned long long h;
+};
+
+struct hash {
+	struct hash_slot *slots;
+	size_t n, cap; /* cap is 0 or a power of two */
+};
+
+#define HASH_INIT {NULL, 0, 0}
+
+unsigned long long hash_str(const char *s);
+/* Insert or replace. */
+void hash_put(struct hash *t, const char *key, size_t val);
+/* True and *val set when key is present. */
+bool hash_get(const struct hash *t, const char *key, size_t *val);
+void hash_free(struct hash *t);
+
+#endif

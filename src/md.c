@@ -1,0 +1,83 @@
+/* md: Markdown through cmark-gfm, plus the raw-HTML and URL safety pass
+ * (see md.h). */
+#include "md.h"
+#include "ast.h"
+#include "buf.h"
+#include "sanitize.h"
+#include "xalloc.h"
+
+#include <cmark-gfm-extension_api.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+cmark_node *md_parse(const char *text, size_t len, const char *path, bool escape_html,
+		     struct diags *d)
+{
+	int opts = CMARK_OPT_DEFAULT | CMARK_OPT_FOOTNOTES | CMARK_OPT_VALIDATE_UTF8;
+	cmark_parser *p = cmark_parser_new(opts);
+	for (cmark_llist *e = ast_extensions(); e; e = e->next)
+		cmark_parser_attach_syntax_extension(p, e->data);
+	cmark_parser_feed(p, text, len);
+	cmark_node *doc = cmark_parser_finish(p);
+	cmark_parser_free(p);
+	md_make_safe(doc, path, escape_html, d);
+	return doc;
+}
+
+static cmark_node *safe_html_node(cmark_node *n, const char *path, bool escape_html,
+				  struct diags *d)
+{
+	bool block = cmark_node_get_type(n) == CMARK_NODE_HTML_BLOCK;
+	const char *lit = cmark_node_get_literal(n);
+	lit = lit ? lit : "";
+	struct buf out = BUF_INIT;
+	if (escape_html) {
+		if (block)
+			buf_puts(&out, "<p class=\"raw-html\">");
+		buf_put_html(&out, lit, strlen(lit));
+		if (block)
+			buf_puts(&out, "</p>");
+	} else
+		sanitize_html(lit, strlen(lit), &out, path, ast_line(n), d);
+	cmark_node *c = block ? ast_custom_block(buf_cstr(&out), "")
+			      : ast_custom_inline(buf_cstr(&out), "");
+	buf_free(&out);
+	return c;
+}
+
+void md_make_safe(cmark_node *doc, const char *path, bool escape_html, struct diags *d)
+{
+	cmark_iter *it = cmark_iter_new(doc);
+	cmark_event_type ev;
+	cmark_node **html = NULL;
+	size_t nhtml = 0, cap = 0;
+	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+		cmark_node *n = cmark_iter_get_node(it);
+		if (ev != CMARK_EVENT_ENTER)
+			continue;
+		cmark_node_type t = cmark_node_get_type(n);
+		if (t == CMARK_NODE_HTML_BLOCK || t == CMARK_NODE_HTML_INLINE) {
+			html = xgrow(html, &cap, nhtml + 1, sizeof *html);
+			html[nhtml++] = n;
+		} else if (t == CMARK_NODE_LINK || t == CMARK_NODE_IMAGE) {
+			const char *url = cmark_node_get_url(n);
+			if (url && *url && !sanitize_url_ok(url, strlen(url))) {
+				diag_addc(d, SEV_WARNING, "unsafe-url", path, ast_line(n),
+					  cmark_node_get_start_column(n),
+					  "unsafe %s target \"%.60s\" removed",
+					  t == CMARK_NODE_LINK ? "link" : "image", url);
+				cmark_node_set_url(n, "");
+			}
+		}
+	}
+	cmark_iter_free(it);
+	/* replace after the walk: never edit the tree under a live iterator */
+	for (size_t i = 0; i < nhtml; i++) {
+		cmark_node *c = safe_html_node(html[i], path, escape_html, d);
+		ast_set_line(c, ast_line(html[i]));
+		cmark_node_replace(html[i], c);
+		cmark_node_free(html[i]);
+	}
+	free(html);
+}

@@ -1,0 +1,182 @@
+/* model: merging citations into resources (see model.h). Classification is
+ * in taxonomy.c, cross-references in xref.c. */
+#include "model.h"
+#include "buf.h"
+#include "path.h"
+#include "url.h"
+#include "xalloc.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+long model_resource(const struct site *s, const char *canonical)
+{
+	size_t v;
+	return hash_get(&s->res_by_url, canonical, &v) ? (long)v : -1;
+}
+
+long model_doc_by_path(const struct site *s, const char *relpath)
+{
+	for (size_t i = 0; i < s->ndocs; i++)
+		if (!strcmp(s->docs[i].relpath, relpath))
+			return (long)i;
+	return -1;
+}
+
+static size_t add_resource(struct site *s, const char *canonical)
+{
+	s->res = xgrow(s->res, &s->capres, s->nres + 1, sizeof *s->res);
+	struct resource *r = &s->res[s->nres];
+	memset(r, 0, sizeof *r);
+	r->canonical = xstrdup(canonical);
+	r->kind = -1;
+	/* the key is the heap string, which stays put when the array grows */
+	hash_put(&s->res_by_url, r->canonical, s->nres);
+	return s->nres++;
+}
+
+static void add_spelling(struct resource *r, const char *url)
+{
+	for (size_t i = 0; i < r->nspellings; i++)
+		if (!strcmp(r->spellings[i], url))
+			return;
+	r->spellings = xrealloc(r->spellings, (r->nspellings + 1) * sizeof *r->spellings);
+	r->spellings[r->nspellings++] = xstrdup(url);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The title most entries give a resource (first seen wins ties); the longest
+ * description. */
+static void pick_names(struct site *s, struct resource *r)
+{
+	size_t best = 0, bestn = 0;
+	for (size_t i = 0; i < r->nrefs; i++) {
+		const char *t = s->docs[r->refs[i].doc].cites[r->refs[i].cite].title;
+		size_t n = 0;
+		for (size_t j = 0; j < r->nrefs; j++)
+			n += !strcmp(t, s->docs[r->refs[j].doc].cites[r->refs[j].cite].title);
+		/* a real title beats a URL used as its own title */
+		bool urlish = !strncmp(t, "http", 4);
+		if (urlish)
+			n = 0;
+		if (n > bestn) {
+			best = i;
+			bestn = n;
+		}
+	}
+	const struct citation *c = &s->docs[r->refs[best].doc].cites[r->refs[best].cite];
+	r->title = xstrdup(c->title);
+	size_t dl = 0;
+	for (size_t i = 0; i < r->nrefs; i++) {
+		const char *d = s->docs[r->refs[i].doc].cites[r->refs[i].cite].desc;
+		if (d && strlen(d) > dl) {
+			free(r->desc);
+			r->desc = xstrdup(d);
+			dl = strlen(d);
+		}
+	}
+}
+
+static void finish_resource(struct site *s, struct resource *r, struct hash *slugs)
+{
+	qsort(r->spellings, r->nspellings, sizeof *r->spellings, cmp_str);
+	pick_names(s, r);
+	r->host = url_host(r->canonical);
+	if (!r->host)
+		r->host = xstrdup("");
+	size_t last = (size_t)-1;
+	for (size_t i = 0; i < r->nrefs; i++)
+		if (r->refs[i].doc != last) {
+			r->ndocs++;
+			last = r->refs[i].doc;
+		}
+	/* slug from the URL: stable while titles get edited */
+	const char *u = r->canonical;
+	const char *p = strstr(u, "://");
+	char *base = slug_url(p ? p + 3 : u, 72);
+	char *slug = xstrdup(base);
+	for (int k = 2; hash_get(slugs, slug, NULL); k++) {
+		free(slug);
+		slug = xasprintf("%s-%d", base, k);
+	}
+	free(base);
+	r->slug = slug;
+	hash_put(slugs, r->slug, 0);
+	r->has_page = (long)r->ndocs >= s->cfg.resource_page_min;
+}
+
+void model_build(struct site *s)
+{
+	struct aliases al;
+	taxonomy_aliases_init(&al, &s->cfg);
+	for (size_t d = 0; d < s->ndocs; d++) {
+		struct doc *doc = &s->docs[d];
+		for (size_t i = 0; i < doc->ncites; i++) {
+			struct citation *c = &doc->cites[i];
+			if (!c->canonical)
+				continue;
+			char *aliased = taxonomy_alias(&al, c->canonical);
+			free(c->canonical);
+			c->canonical = aliased;
+			long ri = model_resource(s, c->canonical);
+			if (ri < 0)
+				ri = (long)add_resource(s, c->canonical);
+			struct resource *r = &s->res[ri];
+			r->refs = xgrow(r->refs, &r->caprefs, r->nrefs + 1, sizeof *r->refs);
+			r->refs[r->nrefs++] = (struct cite_ref){d, i};
+			add_spelling(r, c->url);
+			c->resource = ri;
+		}
+	}
+	taxonomy_aliases_free(&al);
+	struct hash slugs = HASH_INIT;
+	for (size_t i = 0; i < s->nres; i++)
+		finish_resource(s, &s->res[i], &slugs);
+	hash_free(&slugs);
+	taxonomy_classify(s);
+	xref_resolve(s);
+}
+
+void model_free(struct site *s)
+{
+	for (size_t i = 0; i < s->ndocs; i++)
+		doc_free(&s->docs[i]);
+	free(s->docs);
+	for (size_t i = 0; i < s->nres; i++) {
+		struct resource *r = &s->res[i];
+		free(r->canonical);
+		free(r->slug);
+		free(r->host);
+		for (size_t j = 0; j < r->nspellings; j++)
+			free(r->spellings[j]);
+		free(r->spellings);
+		free(r->refs);
+		free(r->title);
+		free(r->desc);
+		free(r->topics);
+	}
+	free(s->res);
+	hash_free(&s->res_by_url);
+	for (size_t i = 0; i < s->ntopics; i++) {
+		struct topic *t = &s->topics[i];
+		free(t->id);
+		free(t->title);
+		free(t->description);
+		free(t->children);
+		free(t->resources);
+		free(t->docs);
+		free(t->quick);
+	}
+	free(s->topics);
+	for (size_t i = 0; i < s->nstatics; i++)
+		free(s->statics[i].relpath);
+	free(s->statics);
+	diags_free(&s->diags);
+	config_free(&s->cfg);
+	free(s->source_dir);
+	memset(s, 0, sizeof *s);
+}

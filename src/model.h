@@ -1,0 +1,102 @@
+/* model: the site as a graph. Documents cite resources (merged on their
+ * canonical URL); the taxonomy places resources in kinds and topics; the
+ * cross-references tie documents, resources and topics together. Built once
+ * per build, single-threaded, after the documents are read. Level 3. */
+#ifndef SSG_MODEL_H
+#define SSG_MODEL_H
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "config.h"
+#include "diag.h"
+#include "doc.h"
+#include "hash.h"
+
+struct cite_ref {
+	size_t doc;   /* index into site.docs */
+	size_t cite;  /* index into docs[doc].cites */
+};
+
+struct resource {
+	char *canonical;
+	char *slug;        /* r/<slug>/ */
+	char *host;
+	char **spellings;  /* every distinct URL as written, sorted */
+	size_t nspellings;
+	struct cite_ref *refs; /* in document order */
+	size_t nrefs, caprefs;
+	size_t ndocs;      /* distinct citing documents */
+	char *title;       /* the title most entries give it */
+	char *desc;        /* the longest description seen */
+	int kind;          /* index into cfg.kinds, -1 none */
+	int *topics;       /* indices into site.topics */
+	size_t ntopics;
+	bool has_page;     /* a page of its own (resource_pages.min_citations) */
+	bool pinned;
+};
+
+struct topic {
+	char *id, *title, *description;
+	int parent;        /* index into site.topics, -1 for roots */
+	int *children;
+	size_t nchildren;
+	size_t *resources; /* indices, sorted by title */
+	size_t nresources;
+	size_t *docs;      /* documents citing its resources, most citing first */
+	size_t ndocs;
+	size_t *quick;     /* quick reference: pinned, then most cited */
+	size_t nquick;
+	bool unsorted;     /* the catch-all topic */
+};
+
+struct static_file {
+	char *relpath;     /* relative to content/ */
+};
+
+struct site {
+	struct config cfg;
+	char *source_dir;
+	struct doc *docs;
+	size_t ndocs;
+	struct resource *res;
+	size_t nres, capres;
+	struct hash res_by_url;
+	struct topic *topics;   /* cfg topics, then "unsorted" last */
+	size_t ntopics;
+	struct static_file *statics;
+	size_t nstatics;
+	size_t unsorted_count;
+	struct diags diags;
+};
+
+/* Merge citations into resources, classify them, and resolve the
+ * cross-references. Diagnostics go to the documents' lists. */
+void model_build(struct site *s);
+/* Resource index for a canonical URL; -1 when none. */
+long model_resource(const struct site *s, const char *canonical);
+/* Document index for a path relative to content/; -1 when none. */
+long model_doc_by_path(const struct site *s, const char *relpath);
+void model_free(struct site *s);
+
+/* taxonomy.c */
+/* site.yml aliases with both sides canonicalised once. */
+struct aliases {
+	char **from, **to;
+	size_t n;
+};
+void taxonomy_aliases_init(struct aliases *a, const struct config *cfg);
+void taxonomy_aliases_free(struct aliases *a);
+/* Apply the aliases to a canonical URL (a moved prefix moves what is under
+ * it too): returns a new string. */
+char *taxonomy_alias(const struct aliases *a, const char *canonical);
+/* "arxiv.org" matches itself and its subdomains; "*.x" and "x.*" are globs. */
+bool taxonomy_host_match(const char *host, const char *pattern);
+/* Place every resource in a kind and its topics; fill topic lists. */
+void taxonomy_classify(struct site *s);
+
+/* xref.c */
+void xref_resolve(struct site *s);
+/* The documents sharing the most resources with doc d (at most max). */
+size_t xref_related(const struct site *s, size_t d, size_t *out, size_t max);
+
+#endif

@@ -1,0 +1,169 @@
+/* output: staging folder, checked writes and the atomic swap (see output.h). */
+#include "output.h"
+#include "buf.h"
+#include "path.h"
+#include "xalloc.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static void fail(struct output *o, const char *path, const char *what)
+{
+	pthread_mutex_lock(&o->lock);
+	o->failed = 1;
+	diag_add(o->d, SEV_ERROR, path, 0, 0, "%s: %s", what, strerror(errno));
+	pthread_mutex_unlock(&o->lock);
+}
+
+int output_begin(struct output *o, const char *dir, struct diags *d)
+{
+	memset(o, 0, sizeof *o);
+	pthread_mutex_init(&o->lock, NULL);
+	o->d = d;
+	o->final = xstrdup(dir);
+	size_t n = strlen(o->final);
+	while (n > 1 && o->final[n - 1] == '/')
+		o->final[--n] = '\0';
+	o->staging = xasprintf("%s.staging-%ld", o->final, (long)getpid());
+	output_remove_tree(o->staging);
+	char *parent = path_dirname(o->final);
+	if (*parent && path_mkdirs(parent)) {
+		fail(o, parent, "cannot create the output's parent folder");
+		free(parent);
+		return -1;
+	}
+	free(parent);
+	if (mkdir(o->staging, 0755)) {
+		fail(o, o->staging, "cannot create the staging folder");
+		return -1;
+	}
+	return 0;
+}
+
+int output_write(struct output *o, const char *relpath, const void *data, size_t n)
+{
+	if (!path_is_safe_rel(relpath)) {
+		errno = EINVAL;
+		fail(o, relpath, "refusing to write outside the output folder");
+		return -1;
+	}
+	char *full = path_join(o->staging, relpath);
+	char *dir = path_dirname(full);
+	if (path_mkdirs(dir)) {
+		fail(o, relpath, "cannot create folder");
+		free(dir);
+		free(full);
+		return -1;
+	}
+	free(dir);
+	int fd = open(full, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		fail(o, relpath, "cannot write");
+		free(full);
+		return -1;
+	}
+	const char *p = data;
+	size_t left = n;
+	while (left) {
+		ssize_t w = write(fd, p, left);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			fail(o, relpath, "cannot write");
+			close(fd);
+			free(full);
+			return -1;
+		}
+		p += w;
+		left -= (size_t)w;
+	}
+	close(fd);
+	free(full);
+	pthread_mutex_lock(&o->lock);
+	o->files++;
+	o->bytes += n;
+	pthread_mutex_unlock(&o->lock);
+	return 0;
+}
+
+int output_copy(struct output *o, const char *relpath, const char *src)
+{
+	FILE *f = fopen(src, "rb");
+	if (!f) {
+		fail(o, src, "cannot read");
+		return -1;
+	}
+	struct buf b = BUF_INIT;
+	char chunk[65536];
+	size_t r;
+	while ((r = fread(chunk, 1, sizeof chunk, f)) > 0)
+		buf_put(&b, chunk, r);
+	fclose(f);
+	int rc = output_write(o, relpath, buf_cstr(&b), b.n);
+	buf_free(&b);
+	return rc;
+}
+
+static int rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
+{
+	(void)sb;
+	(void)ftw;
+	return flag == FTW_DP ? rmdir(path) : unlink(path);
+}
+
+int output_remove_tree(const char *dir)
+{
+	struct stat st;
+	if (lstat(dir, &st))
+		return errno == ENOENT ? 0 : -1;
+	return nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+int output_commit(struct output *o)
+{
+	if (o->failed) {
+		output_abort(o);
+		return -1;
+	}
+	struct stat st;
+	if (lstat(o->final, &st) == 0) {
+		if (!S_ISDIR(st.st_mode)) {
+			errno = ENOTDIR;
+			fail(o, o->final, "output exists and is not a folder");
+			output_abort(o);
+			return -1;
+		}
+		/* atomic: readers see the old site or the new one, never neither */
+		if (renameat2(AT_FDCWD, o->staging, AT_FDCWD, o->final, RENAME_EXCHANGE)) {
+			fail(o, o->final, "cannot swap in the new site");
+			output_abort(o);
+			return -1;
+		}
+		output_remove_tree(o->staging); /* now the old site */
+	} else if (rename(o->staging, o->final)) {
+		fail(o, o->final, "cannot move the new site into place");
+		output_abort(o);
+		return -1;
+	}
+	return 0;
+}
+
+void output_abort(struct output *o)
+{
+	if (o->staging)
+		output_remove_tree(o->staging);
+}
+
+void output_free(struct output *o)
+{
+	free(o->final);
+	free(o->staging);
+	pthread_mutex_destroy(&o->lock);
+	memset(o, 0, sizeof *o);
+}

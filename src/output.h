@@ -1,0 +1,37 @@
+/* output: writing the site. Every file goes into a staging folder beside the
+ * output folder; output_commit swaps it in whole (renameat2 RENAME_EXCHANGE),
+ * so a failed or killed build leaves the previous site intact. Paths are
+ * checked: nothing is written outside the staging folder. Thread-safe.
+ * Level 5. */
+#ifndef SSG_OUTPUT_H
+#define SSG_OUTPUT_H
+#include <pthread.h>
+#include <stddef.h>
+
+#include "diag.h"
+
+struct output {
+	char *final;     /* the output folder */
+	char *staging;   /* where this build writes */
+	size_t files;
+	unsigned long long bytes;
+	int failed;
+	pthread_mutex_t lock;
+	struct diags *d; /* written under lock */
+};
+
+/* Prepare a fresh staging folder for `dir`. -1 (with a diagnostic) on failure. */
+int output_begin(struct output *o, const char *dir, struct diags *d);
+/* Write data to relpath (folders made as needed). -1 on failure or an unsafe path. */
+int output_write(struct output *o, const char *relpath, const void *data, size_t n);
+/* Copy a file from the source tree. */
+int output_copy(struct output *o, const char *relpath, const char *src);
+/* Swap the staging folder in as the output and remove the old site. */
+int output_commit(struct output *o);
+/* Remove the staging folder (after a failed build). */
+void output_abort(struct output *o);
+void output_free(struct output *o);
+/* rm -rf */
+int output_remove_tree(const char *dir);
+
+#endif

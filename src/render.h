@@ -1,0 +1,31 @@
+/* render: the templates (site templates/ over themes/<theme>/templates/ over
+ * the default theme compiled into the binary) and the machine-readable files
+ * of a site: resources.json, the search index, sitemap.xml, robots.txt and
+ * the Atom feed. Level 4. */
+#ifndef SSG_RENDER_H
+#define SSG_RENDER_H
+
+#include "buf.h"
+#include "model.h"
+#include "mustache.h"
+
+struct template_source {
+	char *source_dir;
+	char *theme;
+};
+
+/* A Mustache set loading through the lookup order above. */
+struct mustache_set *render_templates(struct template_source *ts);
+/* Contents of a theme static file by path under static/ (site theme folder
+ * first, then the embedded theme); fills a list of relative paths. */
+size_t render_theme_static(const struct template_source *ts, char ***paths);
+/* Read one theme static file into out; -1 when missing. */
+int render_theme_file(const struct template_source *ts, const char *rel, struct buf *out);
+
+void render_resources_json(const struct site *s, struct buf *out);
+void render_search_index(const struct site *s, struct buf *out);
+void render_sitemap(const struct site *s, struct buf *out);
+void render_robots(const struct site *s, struct buf *out);
+void render_feed(const struct site *s, struct buf *out);
+
+#endif

@@ -1,0 +1,468 @@
+/* site: the build pipeline, stage by stage (see site.h). */
+#include "site.h"
+#include "buf.h"
+#include "extract.h"
+#include "html.h"
+#include "mustache.h"
+#include "output.h"
+#include "path.h"
+#include "pool.h"
+#include "reader.h"
+#include "render.h"
+#include "source.h"
+#include "view.h"
+#include "xalloc.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+/* ---- reading documents (parallel) --------------------------------------------- */
+
+struct read_job {
+	struct site *s;
+	const char *content_dir;
+	const char **relpaths;
+};
+
+static const struct cfg_document *doc_override(const struct config *cfg, const char *rel)
+{
+	for (size_t i = 0; i < cfg->ndocuments; i++)
+		if (!strcmp(cfg->documents[i].path, rel))
+			return &cfg->documents[i];
+	return NULL;
+}
+
+static char *first_paragraph(cmark_node *tree)
+{
+	for (cmark_node *n = cmark_node_first_child(tree); n; n = cmark_node_next(n)) {
+		if (cmark_node_get_type(n) != CMARK_NODE_PARAGRAPH)
+			continue;
+		char *t = doc_node_text(n);
+		if (strlen(t) < 20) {
+			free(t);
+			continue;
+		}
+		if (strlen(t) > 240) {
+			/* cut at a word, on a UTF-8 boundary */
+			size_t k = 240;
+			while (k > 0 && t[k] != ' ')
+				k--;
+			strcpy(t + k, "…");
+		}
+		return t;
+	}
+	return NULL;
+}
+
+static char *title_from_name(const char *rel)
+{
+	const char *b = path_basename(rel);
+	char *t = xstrdup(b);
+	char *dot = strrchr(t, '.');
+	if (dot && dot != t)
+		*dot = '\0';
+	for (char *p = t; *p; p++)
+		if (*p == '-' || *p == '_')
+			*p = ' ';
+	return t;
+}
+
+static void read_one(void *ctx, size_t i)
+{
+	struct read_job *j = ctx;
+	struct site *s = j->s;
+	struct doc *d = &s->docs[i];
+	d->index = i;
+	d->relpath = xstrdup(j->relpaths[i]);
+	d->shown = xasprintf("content/%s", d->relpath);
+	char *file = path_join(j->content_dir, d->relpath);
+	struct source src;
+	int rc = source_load(file, d->shown, s->cfg.max_file_size, &src, &d->diags);
+	free(file);
+	if (rc) {
+		source_free(&src);
+		return;
+	}
+	d->format = src.format;
+	d->hash = src.hash;
+	/* site.yml's documents: entry wins over front matter */
+	const struct cfg_document *ov = doc_override(&s->cfg, d->relpath);
+	if (ov) {
+		meta_merge(&d->meta, &ov->meta);
+		meta_merge(&d->meta, &src.meta);
+	} else {
+		d->meta = src.meta;
+		memset(&src.meta, 0, sizeof src.meta);
+	}
+	d->tree = reader_parse(&src, &s->cfg, &d->diags);
+	source_free(&src);
+	extract_doc(d);
+	if (d->meta.title && *d->meta.title)
+		d->title = xstrdup(d->meta.title);
+	else if (d->nheadings)
+		d->title = xstrdup(d->headings[0].text);
+	if (!d->title || !*d->title) {
+		free(d->title);
+		d->title = title_from_name(d->relpath);
+		if (d->meta.title)
+			diag_addc(&d->diags, SEV_WARNING, "empty-title", d->shown, 1, 1,
+				  "empty title: using \"%s\"", d->title);
+	}
+	d->description = d->meta.description ? xstrdup(d->meta.description)
+					     : first_paragraph(d->tree);
+	d->ok = true;
+}
+
+/* ---- loading ---------------------------------------------------------------- */
+
+static int jobs_of(const struct build_opts *o)
+{
+	return o->jobs > 0 ? o->jobs : pool_cpus();
+}
+
+int site_load(struct site *s, const struct build_opts *o, struct diags *d)
+{
+	memset(s, 0, sizeof *s);
+	s->source_dir = xstrdup(o->source ? o->source : ".");
+	int rc = config_load(&s->cfg, s->source_dir, d);
+	if (o->base_url) {
+		free(s->cfg.base_url);
+		s->cfg.base_url = xstrdup(o->base_url);
+	}
+	if (rc)
+		return -1;
+	char *content = path_join(s->source_dir, "content");
+	struct source_list files = {0};
+	struct stat st;
+	if (stat(content, &st) == 0 && S_ISDIR(st.st_mode))
+		source_discover(content, &files, d);
+	else
+		diag_add(d, SEV_WARNING, "content", 0, 0,
+			 "no content/ folder: the site has no documents");
+	const char **rels = xcalloc(files.n + 1, sizeof *rels);
+	size_t ndocs = 0;
+	for (size_t i = 0; i < files.n; i++) {
+		if (files.v[i].is_doc)
+			rels[ndocs++] = files.v[i].relpath;
+		else {
+			s->statics = xrealloc(s->statics, (s->nstatics + 1) * sizeof *s->statics);
+			s->statics[s->nstatics++].relpath = xstrdup(files.v[i].relpath);
+		}
+	}
+	s->docs = xcalloc(ndocs + 1, sizeof *s->docs);
+	s->ndocs = ndocs;
+	struct read_job job = {s, content, rels};
+	pool_run(jobs_of(o), ndocs, read_one, &job);
+	/* drop what could not be read, and drafts */
+	size_t keep = 0;
+	for (size_t i = 0; i < s->ndocs; i++) {
+		struct doc *doc = &s->docs[i];
+		diags_take(d, &doc->diags);
+		if (!doc->ok || (doc->meta.draft && !o->drafts)) {
+			doc_free(doc);
+			continue;
+		}
+		if (keep != i) {
+			s->docs[keep] = *doc;
+			memset(doc, 0, sizeof *doc);
+		}
+		s->docs[keep].index = keep;
+		keep++;
+	}
+	s->ndocs = keep;
+	for (size_t i = 0; i < s->cfg.ndocuments; i++) {
+		bool found = false;
+		for (size_t k = 0; k < files.n && !found; k++)
+			found = !strcmp(files.v[k].relpath, s->cfg.documents[i].path);
+		if (!found)
+			diag_addc(d, SEV_WARNING, "dangling-document", s->cfg.path,
+				  s->cfg.documents[i].line, s->cfg.documents[i].col,
+				  "documents: names %s, which is not a file under content/",
+				  s->cfg.documents[i].path);
+	}
+	free(rels);
+	source_list_free(&files);
+	free(content);
+	model_build(s);
+	/* topic ids named in front matter must exist */
+	for (size_t i = 0; i < s->ndocs; i++) {
+		struct doc *doc = &s->docs[i];
+		for (size_t k = 0; k < doc->meta.ntopics; k++)
+			if (config_topic_index(&s->cfg, doc->meta.topics[k]) < 0)
+				diag_addc(&doc->diags, SEV_WARNING, "dangling-topic",
+					  doc->meta.topics_path ? doc->meta.topics_path : doc->shown,
+					  doc->meta.topics_line, doc->meta.topics_col,
+					  "topic '%s' is not defined in site.yml", doc->meta.topics[k]);
+		diags_take(d, &doc->diags);
+	}
+	diags_take(d, &s->diags);
+	diags_sort(d);
+	return diags_count(d, SEV_ERROR) ? -1 : 0;
+}
+
+/* ---- rendering (parallel) ------------------------------------------------------ */
+
+enum page_kind { PAGE_DOC, PAGE_TOPIC, PAGE_RESOURCE, PAGE_SINGLE };
+
+struct page_task {
+	enum page_kind kind;
+	size_t index;
+};
+
+struct render_job {
+	struct site *s;
+	struct output *out;
+	struct mustache_set *tpl;
+	struct page_task *tasks;
+	pthread_mutex_t lock;
+	struct diags *d;
+	size_t pages;
+};
+
+static void emit(struct render_job *j, const char *tpl, struct val *v, const char *path)
+{
+	struct buf b = BUF_INIT;
+	struct diags local = DIAGS_INIT;
+	view_finish(v);
+	if (mustache_render(j->tpl, tpl, v, &b, &local) == 0)
+		output_write(j->out, path, buf_cstr(&b), b.n);
+	else
+		diag_add(&local, SEV_ERROR, path, 0, 0, "page not written: template '%s' failed", tpl);
+	pthread_mutex_lock(&j->lock);
+	diags_take(j->d, &local);
+	j->pages++;
+	pthread_mutex_unlock(&j->lock);
+	buf_free(&b);
+	val_free(v);
+}
+
+static void render_one(void *ctx, size_t i)
+{
+	struct render_job *j = ctx;
+	struct site *s = j->s;
+	struct page_task *t = &j->tasks[i];
+	char *dir = NULL, *path;
+	switch (t->kind) {
+	case PAGE_DOC: {
+		dir = view_doc_dir(s, t->index);
+		char *root = path_root_prefix(dir);
+		char *body = html_render_doc(s, t->index, root);
+		path = xasprintf("%sindex.html", dir);
+		emit(j, "doc", view_doc(s, t->index, body), path);
+		free(body);
+		free(root);
+		break;
+	}
+	case PAGE_TOPIC:
+		dir = view_topic_dir(s, t->index);
+		path = xasprintf("%sindex.html", dir);
+		emit(j, "topic", view_topic(s, t->index), path);
+		break;
+	case PAGE_RESOURCE:
+		dir = view_resource_dir(s, t->index);
+		path = xasprintf("%sindex.html", dir);
+		emit(j, "resource", view_resource(s, t->index), path);
+		break;
+	default:
+		switch (t->index) {
+		case 0:
+			path = xstrdup("index.html");
+			emit(j, "home", view_home(s), path);
+			break;
+		case 1:
+			path = xstrdup("resources/index.html");
+			emit(j, "resources", view_resource_index(s), path);
+			break;
+		case 2:
+			path = xstrdup("quick-reference/index.html");
+			emit(j, "quickref", view_quick_reference(s), path);
+			break;
+		default:
+			path = xstrdup("404.html");
+			emit(j, "404", view_not_found(s), path);
+			break;
+		}
+	}
+	free(dir);
+	free(path);
+}
+
+static void write_data_files(struct site *s, struct output *out)
+{
+	struct buf b = BUF_INIT;
+	render_resources_json(s, &b);
+	output_write(out, "resources.json", b.p, b.n);
+	buf_reset(&b);
+	render_search_index(s, &b);
+	output_write(out, "search-index.json", b.p, b.n);
+	buf_reset(&b);
+	render_sitemap(s, &b);
+	output_write(out, "sitemap.xml", b.p, b.n);
+	buf_reset(&b);
+	render_robots(s, &b);
+	output_write(out, "robots.txt", b.p, b.n);
+	buf_reset(&b);
+	render_feed(s, &b);
+	output_write(out, "feed.xml", b.p, b.n);
+	buf_free(&b);
+	/* marks the folder as ssg output: only such a folder is ever replaced */
+	output_write(out, ".ssg-output", "ssg\n", 4);
+}
+
+static size_t copy_statics(struct site *s, struct output *out, struct template_source *ts)
+{
+	size_t n = 0;
+	char **paths;
+	size_t np = render_theme_static(ts, &paths);
+	struct buf b = BUF_INIT;
+	for (size_t i = 0; i < np; i++) {
+		buf_reset(&b);
+		char *dst = xasprintf("assets/%s", paths[i]);
+		if (render_theme_file(ts, paths[i], &b) == 0 && output_write(out, dst, b.p, b.n) == 0)
+			n++;
+		free(dst);
+		free(paths[i]);
+	}
+	free(paths);
+	buf_free(&b);
+	for (size_t i = 0; i < s->nstatics; i++) {
+		char *src = xasprintf("%s/content/%s", s->source_dir, s->statics[i].relpath);
+		if (output_copy(out, s->statics[i].relpath, src) == 0)
+			n++;
+		free(src);
+	}
+	/* the site's own static/ folder goes to the root as it is */
+	char *sdir = path_join(s->source_dir, "static");
+	struct source_list files = {0};
+	struct stat st;
+	struct diags ignore = DIAGS_INIT;
+	if (stat(sdir, &st) == 0 && S_ISDIR(st.st_mode))
+		source_discover(sdir, &files, &ignore);
+	for (size_t i = 0; i < files.n; i++) {
+		char *src = path_join(sdir, files.v[i].relpath);
+		if (output_copy(out, files.v[i].relpath, src) == 0)
+			n++;
+		free(src);
+	}
+	diags_free(&ignore);
+	source_list_free(&files);
+	free(sdir);
+	return n;
+}
+
+/* Refuse an output folder that holds the sources, or one that is not ours. */
+static int check_output_dir(const char *src, const char *outdir, struct diags *d)
+{
+	char *rs = realpath(src, NULL), *ro = realpath(outdir, NULL);
+	int rc = 0;
+	if (rs && ro) {
+		size_t n = strlen(ro);
+		if (!strncmp(rs, ro, n) && (rs[n] == '/' || rs[n] == '\0' || n == 1)) {
+			diag_add(d, SEV_ERROR, outdir, 0, 0,
+				 "the output folder contains the site's sources: refusing to replace it");
+			rc = -1;
+		} else {
+			char *marker = path_join(ro, ".ssg-output");
+			struct stat st;
+			bool ours = stat(marker, &st) == 0;
+			free(marker);
+			if (!ours) {
+				/* an empty folder is fine too */
+				char *probe = xasprintf("%s", ro);
+				DIR *dh = opendir(probe);
+				bool empty = true;
+				struct dirent *e;
+				while (dh && (e = readdir(dh)))
+					if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+						empty = false;
+				if (dh)
+					closedir(dh);
+				free(probe);
+				if (!empty) {
+					diag_add(d, SEV_ERROR, outdir, 0, 0,
+						 "the output folder exists and was not made by ssg: "
+						 "refusing to replace it (remove it or choose another)");
+					rc = -1;
+				}
+			}
+		}
+	}
+	free(rs);
+	free(ro);
+	return rc;
+}
+
+static double now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1000.0 + (double)ts.tv_nsec / 1e6;
+}
+
+int site_build(const struct build_opts *o, struct diags *d, struct build_stats *st)
+{
+	double t0 = now_ms();
+	memset(st, 0, sizeof *st);
+	struct site s;
+	int rc = site_load(&s, o, d);
+	char *outdir = o->output ? xstrdup(o->output) : path_join(s.source_dir, "public");
+	if (rc == 0)
+		rc = check_output_dir(s.source_dir, outdir, d);
+	struct output out;
+	if (rc == 0 && output_begin(&out, outdir, d) == 0) {
+		struct template_source ts = {s.source_dir, s.cfg.theme};
+		struct render_job j = {.s = &s, .out = &out, .d = d};
+		pthread_mutex_init(&j.lock, NULL);
+		j.tpl = render_templates(&ts);
+		size_t ntasks = s.ndocs + s.ntopics + s.nres + 4, k = 0;
+		j.tasks = xcalloc(ntasks, sizeof *j.tasks);
+		for (size_t i = 0; i < s.ndocs; i++)
+			j.tasks[k++] = (struct page_task){PAGE_DOC, i};
+		for (size_t i = 0; i < s.ntopics; i++)
+			if (s.topics[i].nresources || !s.topics[i].unsorted)
+				j.tasks[k++] = (struct page_task){PAGE_TOPIC, i};
+		for (size_t i = 0; i < s.nres; i++)
+			if (s.res[i].has_page)
+				j.tasks[k++] = (struct page_task){PAGE_RESOURCE, i};
+		for (size_t i = 0; i < 4; i++)
+			j.tasks[k++] = (struct page_task){PAGE_SINGLE, i};
+		/* compile every template up front: rendering is then lock-free */
+		static const char *names[] = {"doc", "topic", "resource", "home", "resources",
+					      "quickref", "404"};
+		for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+			mustache_compile(j.tpl, names[i], d);
+		pool_run(jobs_of(o), k, render_one, &j);
+		write_data_files(&s, &out);
+		st->statics = copy_statics(&s, &out, &ts);
+		st->pages = j.pages;
+		mustache_set_free(j.tpl);
+		free(j.tasks);
+		pthread_mutex_destroy(&j.lock);
+		diags_sort(d);
+		if (diags_count(d, SEV_ERROR)) {
+			output_abort(&out);
+			rc = -1;
+		} else
+			rc = output_commit(&out);
+		st->bytes = out.bytes;
+		output_free(&out);
+	} else
+		rc = -1;
+	st->docs = s.ndocs;
+	st->resources = s.nres;
+	st->topics = s.ntopics ? s.ntopics - 1 : 0;
+	st->unsorted = s.unsorted_count;
+	st->warnings = diags_count(d, SEV_WARNING);
+	st->errors = diags_count(d, SEV_ERROR);
+	free(outdir);
+	model_free(&s);
+	st->ms = now_ms() - t0;
+	return rc;
+}

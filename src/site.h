@@ -1,0 +1,37 @@
+/* site: sequencing the stages of a build (DESIGN.md, "The pipeline"):
+ * config, discovery, reading (parallel), the model, rendering (parallel) and
+ * output. `check` runs the same load and stops before writing; `serve` calls
+ * site_build into its own folder. No global state: each call owns its site.
+ * Level 5. */
+#ifndef SSG_SITE_H
+#define SSG_SITE_H
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "diag.h"
+#include "model.h"
+
+struct build_opts {
+	const char *source;    /* site root; "." by default */
+	const char *output;    /* output folder; NULL: <source>/public */
+	const char *base_url;  /* overrides site.yml's base_url when set */
+	bool drafts;           /* include documents marked draft */
+	int jobs;              /* threads; 0: one per processor */
+};
+
+struct build_stats {
+	size_t docs, pages, statics, resources, topics, unsorted;
+	size_t warnings, errors;
+	unsigned long long bytes;
+	double ms;
+};
+
+/* Load and model the site (no writing). Returns -1 on config errors or any
+ * error diagnostic; s is then still freeable with model_free. Every document
+ * diagnostic is moved into d, sorted. */
+int site_load(struct site *s, const struct build_opts *o, struct diags *d);
+/* Load, render and write the site atomically. 0 on success, -1 on errors
+ * (the previous output is left as it was). */
+int site_build(const struct build_opts *o, struct diags *d, struct build_stats *st);
+
+#endif

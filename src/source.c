@@ -1,0 +1,253 @@
+/* source: content discovery, reading, front matter and format sniffing
+ * (see source.h). */
+#include "source.h"
+#include "buf.h"
+#include "path.h"
+#include "utf8.h"
+#include "xalloc.h"
+#include "yamlx.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static bool is_doc_name(const char *name)
+{
+	const char *e = path_ext(name);
+	return !strcmp(e, "md") || !strcmp(e, "markdown") || !strcmp(e, "rst") || !strcmp(e, "txt");
+}
+
+static void add(struct source_list *l, const char *rel, long long size)
+{
+	l->v = xgrow(l->v, &l->cap, l->n + 1, sizeof *l->v);
+	l->v[l->n++] = (struct source_file){xstrdup(rel), is_doc_name(rel), size};
+}
+
+static int walk(const char *root, const char *rootreal, const char *rel, struct source_list *l,
+		struct diags *d, int depth)
+{
+	char *dir = *rel ? path_join(root, rel) : xstrdup(root);
+	DIR *dh = opendir(dir);
+	if (!dh) {
+		diag_add(d, SEV_ERROR, *rel ? rel : root, 0, 0, "cannot read folder: %s",
+			 strerror(errno));
+		free(dir);
+		return -1;
+	}
+	struct dirent *e;
+	while ((e = readdir(dh))) {
+		if (e->d_name[0] == '.')
+			continue;
+		char *childrel = *rel ? path_join(rel, e->d_name) : xstrdup(e->d_name);
+		char *child = path_join(root, childrel);
+		struct stat st;
+		if (lstat(child, &st) == 0 && S_ISLNK(st.st_mode)) {
+			char *real = realpath(child, NULL);
+			size_t rl = strlen(rootreal);
+			if (!real || strncmp(real, rootreal, rl) || (real[rl] && real[rl] != '/')) {
+				diag_addc(d, SEV_WARNING, "symlink-outside", childrel, 0, 0,
+					  "symlink points outside content/: skipped");
+				free(real);
+				free(child);
+				free(childrel);
+				continue;
+			}
+			free(real);
+			if (stat(child, &st)) {
+				free(child);
+				free(childrel);
+				continue;
+			}
+		}
+		if (S_ISDIR(st.st_mode)) {
+			if (depth < 32)
+				walk(root, rootreal, childrel, l, d, depth + 1);
+			else
+				diag_add(d, SEV_WARNING, childrel, 0, 0, "folder nested too deep: skipped");
+		} else if (S_ISREG(st.st_mode))
+			add(l, childrel, (long long)st.st_size);
+		free(child);
+		free(childrel);
+	}
+	closedir(dh);
+	free(dir);
+	return 0;
+}
+
+static int cmp_file(const void *a, const void *b)
+{
+	return strcmp(((const struct source_file *)a)->relpath,
+		      ((const struct source_file *)b)->relpath);
+}
+
+int source_discover(const char *content_dir, struct source_list *out, struct diags *d)
+{
+	char *rootreal = realpath(content_dir, NULL);
+	if (!rootreal) {
+		diag_add(d, SEV_ERROR, content_dir, 0, 0, "cannot open the content folder: %s",
+			 strerror(errno));
+		return -1;
+	}
+	int rc = walk(content_dir, rootreal, "", out, d, 0);
+	free(rootreal);
+	if (out->n > 1)
+		qsort(out->v, out->n, sizeof *out->v, cmp_file);
+	return rc;
+}
+
+void source_list_free(struct source_list *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		free(l->v[i].relpath);
+	free(l->v);
+	memset(l, 0, sizeof *l);
+}
+
+/* ---- sniffing ---------------------------------------------------------- */
+
+static bool is_adornment_line(const char *p, size_t n)
+{
+	if (n < 3)
+		return false;
+	char c = p[0];
+	if (!strchr("=-~^\"'`#*+_:.<>!$%&,/;?@\\|", c))
+		return false;
+	for (size_t i = 1; i < n; i++)
+		if (p[i] != c)
+			return false;
+	return true;
+}
+
+enum doc_format source_sniff(const char *name, const char *text, size_t n)
+{
+	const char *e = path_ext(name);
+	if (!strcmp(e, "rst"))
+		return FMT_RST;
+	if (strcmp(e, "txt"))
+		return FMT_MARKDOWN;
+	int md = 0, rst = 0;
+	size_t prevlen = 0;
+	bool prev_text = false;
+	for (size_t i = 0; i < n;) {
+		const char *line = text + i;
+		const char *nl = memchr(line, '\n', n - i);
+		size_t len = nl ? (size_t)(nl - line) : n - i;
+		i += len + 1;
+		if (len >= 2 && line[0] == '#' && (line[1] == ' ' || line[1] == '#'))
+			md += 3;
+		if (len >= 3 && !memcmp(line, ".. ", 3))
+			rst += 3;
+		if (is_adornment_line(line, len) && prev_text && len >= prevlen && line[0] != '-')
+			rst += 3;
+		else if (is_adornment_line(line, len) && prev_text && len >= prevlen)
+			rst += 1; /* '---' under text: RST section or Markdown setext */
+		for (size_t k = 0; k + 1 < len; k++) {
+			if (line[k] == ']' && line[k + 1] == '(')
+				md += 2;
+			if (line[k] == '>' && line[k + 1] == '`' && k + 2 < len && line[k + 2] == '_')
+				rst += 2;
+			if (line[k] == '`' && line[k + 1] == '_' && k > 0 && line[k - 1] != '`')
+				rst += 1;
+			if (line[k] == '`' && k + 2 < len && line[k + 1] == '`' && line[k + 2] == '`' &&
+			    k == 0)
+				md += 2;
+		}
+		prev_text = len > 0 && !is_adornment_line(line, len) && line[0] != ' ';
+		prevlen = len;
+	}
+	return rst > md ? FMT_RST : FMT_MARKDOWN;
+}
+
+/* ---- loading ----------------------------------------------------------- */
+
+static unsigned long long fnv1a(const char *p, size_t n)
+{
+	unsigned long long h = 1469598103934665603ULL;
+	for (size_t i = 0; i < n; i++) {
+		h ^= (unsigned char)p[i];
+		h *= 1099511628211ULL;
+	}
+	return h;
+}
+
+/* Split "---\n<yaml>\n---\n" off the top. Returns the offset of the body. */
+static size_t front_matter(struct source *s, struct diags *d)
+{
+	const char *t = s->text;
+	if (s->len < 4 || memcmp(t, "---\n", 4))
+		return 0;
+	size_t i = 4;
+	int line = 2;
+	while (i < s->len) {
+		const char *nl = memchr(t + i, '\n', s->len - i);
+		size_t len = nl ? (size_t)(nl - (t + i)) : s->len - i;
+		if ((len == 3 && (!memcmp(t + i, "---", 3) || !memcmp(t + i, "...", 3)))) {
+			struct yamlx y;
+			if (yamlx_load(&y, t + 4, i - 4, s->relpath, 1, d) == 0) {
+				ynode root = yamlx_root(&y);
+				if (root)
+					meta_from_yaml(&y, root, &s->meta, d);
+				yamlx_free(&y);
+			}
+			s->body_line = line + 1;
+			return nl ? i + len + 1 : s->len;
+		}
+		i += len + 1;
+		line++;
+	}
+	/* no closing line: not front matter (a Markdown thematic break, or RST) */
+	return 0;
+}
+
+int source_load(const char *file, const char *shown, long max_size, struct source *s,
+		struct diags *d)
+{
+	memset(s, 0, sizeof *s);
+	s->relpath = xstrdup(shown);
+	s->body_line = 1;
+	FILE *f = fopen(file, "rb");
+	if (!f) {
+		diag_add(d, SEV_ERROR, shown, 0, 0, "cannot read: %s", strerror(errno));
+		return -1;
+	}
+	struct buf raw = BUF_INIT;
+	char chunk[65536];
+	size_t r;
+	while ((r = fread(chunk, 1, sizeof chunk, f)) > 0) {
+		buf_put(&raw, chunk, r);
+		if (max_size > 0 && raw.n > (size_t)max_size) {
+			diag_addc(d, SEV_ERROR, "file-too-large", shown, 0, 0,
+				  "file is larger than limits.max_file_size (%ld bytes): skipped",
+				  max_size);
+			fclose(f);
+			buf_free(&raw);
+			return -1;
+		}
+	}
+	fclose(f);
+	if (utf8_looks_binary(buf_cstr(&raw), raw.n)) {
+		diag_addc(d, SEV_ERROR, "binary", shown, 1, 1, "file looks binary, not text: skipped");
+		buf_free(&raw);
+		return -1;
+	}
+	s->hash = fnv1a(buf_cstr(&raw), raw.n);
+	s->text = utf8_clean(buf_cstr(&raw), raw.n, &s->len, shown, d);
+	buf_free(&raw);
+	size_t off = front_matter(s, d);
+	s->body = s->text + off;
+	s->body_len = s->len - off;
+	s->format = source_sniff(shown, s->body, s->body_len);
+	return 0;
+}
+
+void source_free(struct source *s)
+{
+	free(s->relpath);
+	free(s->text);
+	meta_free(&s->meta);
+	memset(s, 0, sizeof *s);
+}

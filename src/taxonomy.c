@@ -1,0 +1,297 @@
+/* taxonomy: aliases, kinds and topics from site.yml applied to resources
+ * (see model.h). A resource's kind is the first kind whose rules match (an
+ * override wins); its topics are every topic with a matching rule (an
+ * override replaces them); what matches no topic goes to "unsorted". */
+#include "model.h"
+#include "buf.h"
+#include "url.h"
+#include "xalloc.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+void taxonomy_aliases_init(struct aliases *a, const struct config *cfg)
+{
+	memset(a, 0, sizeof *a);
+	a->from = xcalloc(cfg->naliases + 1, sizeof *a->from);
+	a->to = xcalloc(cfg->naliases + 1, sizeof *a->to);
+	for (size_t i = 0; i < cfg->naliases; i++) {
+		char *f = url_canonical(cfg->aliases[i].from);
+		char *t = url_canonical(cfg->aliases[i].to);
+		if (f && t) {
+			a->from[a->n] = f;
+			a->to[a->n++] = t;
+		} else {
+			free(f);
+			free(t);
+		}
+	}
+}
+
+void taxonomy_aliases_free(struct aliases *a)
+{
+	for (size_t i = 0; i < a->n; i++) {
+		free(a->from[i]);
+		free(a->to[i]);
+	}
+	free(a->from);
+	free(a->to);
+	memset(a, 0, sizeof *a);
+}
+
+char *taxonomy_alias(const struct aliases *a, const char *canonical)
+{
+	for (size_t i = 0; i < a->n; i++) {
+		size_t fl = strlen(a->from[i]);
+		if (!strncmp(canonical, a->from[i], fl) &&
+		    (canonical[fl] == '\0' || canonical[fl] == '/' || canonical[fl] == '?' ||
+		     canonical[fl] == '#'))
+			return xasprintf("%s%s", a->to[i], canonical + fl);
+	}
+	return xstrdup(canonical);
+}
+
+bool taxonomy_host_match(const char *host, const char *pattern)
+{
+	size_t hl = strlen(host), pl = strlen(pattern);
+	if (pl >= 2 && pattern[0] == '*' && pattern[1] == '.')
+		return hl > pl - 1 && !strcasecmp(host + hl - (pl - 1), pattern + 1);
+	if (pl >= 2 && pattern[pl - 1] == '*' && pattern[pl - 2] == '.')
+		return hl > pl - 1 && !strncasecmp(host, pattern, pl - 1);
+	if (!strcasecmp(host, pattern))
+		return true;
+	return hl > pl + 1 && host[hl - pl - 1] == '.' && !strcasecmp(host + hl - pl, pattern);
+}
+
+/* Case-insensitive search for a phrase at word boundaries. */
+static bool has_word(const char *text, const char *word)
+{
+	size_t wl = strlen(word);
+	if (!text || !wl)
+		return false;
+	for (const char *p = text; *p; p++) {
+		if (strncasecmp(p, word, wl))
+			continue;
+		bool left = p == text || !isalnum((unsigned char)p[-1]);
+		bool right = !isalnum((unsigned char)p[wl]);
+		if (left && right)
+			return true;
+	}
+	return false;
+}
+
+static bool match_url_rules(const struct cfg_match *m, const struct resource *r)
+{
+	for (size_t i = 0; i < m->nhosts; i++)
+		if (taxonomy_host_match(r->host, m->hosts[i]))
+			return true;
+	for (size_t i = 0; i < m->nurls; i++)
+		if (url_match_pattern(r->canonical, m->urls[i]))
+			return true;
+	return false;
+}
+
+static bool match_text_rules(const struct site *s, const struct cfg_match *m,
+			     const struct resource *r)
+{
+	for (size_t k = 0; k < m->nwords; k++) {
+		if (has_word(r->title, m->words[k]) || has_word(r->desc, m->words[k]))
+			return true;
+		for (size_t i = 0; i < r->nrefs; i++) {
+			const struct citation *c = &s->docs[r->refs[i].doc].cites[r->refs[i].cite];
+			if (has_word(c->title, m->words[k]) || has_word(c->text, m->words[k]))
+				return true;
+		}
+	}
+	if (!m->nheadings)
+		return false;
+	for (size_t i = 0; i < r->nrefs; i++) {
+		const struct doc *d = &s->docs[r->refs[i].doc];
+		int h = d->cites[r->refs[i].cite].heading;
+		/* the section and every section around it */
+		for (; h >= 0; h = d->headings[h].parent)
+			for (size_t k = 0; k < m->nheadings; k++)
+				if (has_word(d->headings[h].text, m->headings[k]))
+					return true;
+	}
+	return false;
+}
+
+static const struct cfg_override *override_for(const struct config *cfg, const struct resource *r)
+{
+	for (size_t i = 0; i < cfg->noverrides; i++) {
+		char *c = url_canonical(cfg->overrides[i].url);
+		bool hit = c && !strcmp(c, r->canonical);
+		free(c);
+		if (hit)
+			return &cfg->overrides[i];
+	}
+	return NULL;
+}
+
+static void classify_one(struct site *s, size_t ri)
+{
+	struct resource *r = &s->res[ri];
+	const struct config *cfg = &s->cfg;
+	const struct cfg_override *o = cfg->noverrides ? override_for(cfg, r) : NULL;
+	r->kind = -1;
+	if (o && o->kind)
+		r->kind = config_kind_index(cfg, o->kind);
+	for (size_t k = 0; r->kind < 0 && k < cfg->nkinds; k++)
+		if (match_url_rules(&cfg->kinds[k].match, r))
+			r->kind = (int)k;
+	if (o && o->title) {
+		free(r->title);
+		r->title = xstrdup(o->title);
+	}
+	if (o && o->description) {
+		free(r->desc);
+		r->desc = xstrdup(o->description);
+	}
+	r->topics = xcalloc(cfg->ntopics + 1, sizeof *r->topics);
+	if (o && o->ntopics) {
+		for (size_t i = 0; i < o->ntopics; i++) {
+			int t = config_topic_index(cfg, o->topics[i]);
+			if (t >= 0)
+				r->topics[r->ntopics++] = t;
+		}
+	} else {
+		for (size_t t = 0; t < cfg->ntopics; t++) {
+			const struct cfg_match *m = &cfg->topics[t].match;
+			if (match_url_rules(m, r) || match_text_rules(s, m, r))
+				r->topics[r->ntopics++] = (int)t;
+		}
+	}
+	if (!r->ntopics) {
+		r->topics[r->ntopics++] = (int)cfg->ntopics; /* unsorted */
+		s->unsorted_count++;
+	}
+}
+
+/* ---- topic lists --------------------------------------------------------- */
+
+static int cmp_res_title(const void *a, const void *b, void *ctx)
+{
+	const struct site *s = ctx;
+	const struct resource *x = &s->res[*(const size_t *)a];
+	const struct resource *y = &s->res[*(const size_t *)b];
+	int c = strcasecmp(x->title, y->title);
+	return c ? c : strcmp(x->canonical, y->canonical);
+}
+
+static int cmp_res_cited(const void *a, const void *b, void *ctx)
+{
+	const struct site *s = ctx;
+	const struct resource *x = &s->res[*(const size_t *)a];
+	const struct resource *y = &s->res[*(const size_t *)b];
+	if (x->ndocs != y->ndocs)
+		return x->ndocs > y->ndocs ? -1 : 1;
+	if (x->nrefs != y->nrefs)
+		return x->nrefs > y->nrefs ? -1 : 1;
+	return cmp_res_title(a, b, ctx);
+}
+
+static void fill_topic(struct site *s, size_t ti, size_t *counts)
+{
+	struct topic *t = &s->topics[ti];
+	size_t n = 0;
+	for (size_t i = 0; i < s->nres; i++)
+		for (size_t k = 0; k < s->res[i].ntopics; k++)
+			n += (size_t)s->res[i].topics[k] == ti;
+	t->resources = xcalloc(n + 1, sizeof *t->resources);
+	memset(counts, 0, s->ndocs * sizeof *counts);
+	for (size_t i = 0; i < s->nres; i++)
+		for (size_t k = 0; k < s->res[i].ntopics; k++)
+			if ((size_t)s->res[i].topics[k] == ti) {
+				t->resources[t->nresources++] = i;
+				for (size_t j = 0; j < s->res[i].nrefs; j++)
+					counts[s->res[i].refs[j].doc]++;
+			}
+	qsort_r(t->resources, t->nresources, sizeof *t->resources, cmp_res_title, s);
+	/* documents citing it, most citing first */
+	t->docs = xcalloc(s->ndocs + 1, sizeof *t->docs);
+	for (size_t d = 0; d < s->ndocs; d++)
+		if (counts[d])
+			t->docs[t->ndocs++] = d;
+	for (size_t i = 1; i < t->ndocs; i++) /* insertion sort: stable, small */
+		for (size_t j = i; j > 0 && counts[t->docs[j]] > counts[t->docs[j - 1]]; j--) {
+			size_t tmp = t->docs[j];
+			t->docs[j] = t->docs[j - 1];
+			t->docs[j - 1] = tmp;
+		}
+}
+
+static void quick_reference(struct site *s, size_t ti, const struct aliases *al)
+{
+	struct topic *t = &s->topics[ti];
+	size_t limit = (size_t)s->cfg.qr_per_topic;
+	t->quick = xcalloc(t->nresources + limit + 1, sizeof *t->quick);
+	if (ti < s->cfg.ntopics) {
+		const struct cfg_topic *ct = &s->cfg.topics[ti];
+		for (size_t i = 0; i < ct->npin; i++) {
+			char *c = url_canonical(ct->pin[i]);
+			char *a = c ? taxonomy_alias(al, c) : NULL;
+			long r = a ? model_resource(s, a) : -1;
+			if (r >= 0) {
+				t->quick[t->nquick++] = (size_t)r;
+				s->res[r].pinned = true;
+			} else
+				diag_addc(&s->diags, SEV_WARNING, "dangling-pin", s->cfg.path, ct->line,
+					  ct->col, "topic '%s' pins %s, which no document cites",
+					  ct->id, ct->pin[i]);
+			free(c);
+			free(a);
+		}
+	}
+	size_t *by_cites = xcalloc(t->nresources + 1, sizeof *by_cites);
+	memcpy(by_cites, t->resources, t->nresources * sizeof *by_cites);
+	qsort_r(by_cites, t->nresources, sizeof *by_cites, cmp_res_cited, s);
+	for (size_t i = 0; i < t->nresources && t->nquick < limit; i++) {
+		bool dup = false;
+		for (size_t j = 0; j < t->nquick; j++)
+			dup |= t->quick[j] == by_cites[i];
+		if (!dup)
+			t->quick[t->nquick++] = by_cites[i];
+	}
+	free(by_cites);
+}
+
+void taxonomy_classify(struct site *s)
+{
+	const struct config *cfg = &s->cfg;
+	s->ntopics = cfg->ntopics + 1;
+	s->topics = xcalloc(s->ntopics, sizeof *s->topics);
+	for (size_t i = 0; i < cfg->ntopics; i++) {
+		struct topic *t = &s->topics[i];
+		t->id = xstrdup(cfg->topics[i].id);
+		t->title = xstrdup(cfg->topics[i].title);
+		t->description = xstrdup(cfg->topics[i].description);
+		t->parent = cfg->topics[i].parent;
+	}
+	struct topic *u = &s->topics[cfg->ntopics];
+	u->id = xstrdup("unsorted");
+	u->title = xstrdup("Unsorted");
+	u->description = xstrdup("Resources that no topic rule of site.yml matches yet.");
+	u->parent = -1;
+	u->unsorted = true;
+	for (size_t i = 0; i < s->ntopics; i++) {
+		int p = s->topics[i].parent;
+		if (p >= 0) {
+			struct topic *pt = &s->topics[p];
+			pt->children = xrealloc(pt->children, (pt->nchildren + 1) * sizeof *pt->children);
+			pt->children[pt->nchildren++] = (int)i;
+		}
+	}
+	for (size_t i = 0; i < s->nres; i++)
+		classify_one(s, i);
+	size_t *counts = xcalloc(s->ndocs + 1, sizeof *counts);
+	struct aliases al;
+	taxonomy_aliases_init(&al, cfg);
+	for (size_t i = 0; i < s->ntopics; i++) {
+		fill_topic(s, i, counts);
+		quick_reference(s, i, &al);
+	}
+	taxonomy_aliases_free(&al);
+	free(counts);
+}

@@ -1,0 +1,550 @@
+/* view: page views as value trees (see view.h). */
+#include "view.h"
+#include "buf.h"
+#include "html.h"
+#include "path.h"
+#include "xalloc.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+char *view_doc_dir(const struct site *s, size_t d) { return xstrdup(s->docs[d].url); }
+char *view_topic_dir(const struct site *s, size_t t) { return xasprintf("topic/%s/", s->topics[t].id); }
+char *view_resource_dir(const struct site *s, size_t r) { return xasprintf("r/%s/", s->res[r].slug); }
+
+/* ---- small builders -------------------------------------------------------- */
+
+static struct val *link_val(const char *root, const char *title, const char *url)
+{
+	struct val *m = val_map();
+	val_set_str(m, "title", title);
+	val_set(m, "url", val_str_own(xasprintf("%s%s", root, url)));
+	return m;
+}
+
+static void topic_counts(const struct site *s, size_t d, size_t *counts)
+{
+	memset(counts, 0, s->ntopics * sizeof *counts);
+	const struct doc *doc = &s->docs[d];
+	for (size_t i = 0; i < doc->ncites; i++) {
+		long r = doc->cites[i].resource;
+		if (r < 0)
+			continue;
+		for (size_t k = 0; k < s->res[r].ntopics; k++)
+			counts[s->res[r].topics[k]]++;
+	}
+	/* topics the document names itself weigh most */
+	for (size_t i = 0; i < doc->meta.ntopics; i++) {
+		int t = config_topic_index(&s->cfg, doc->meta.topics[i]);
+		if (t >= 0)
+			counts[t] += 1000;
+	}
+}
+
+int view_doc_topic(const struct site *s, size_t d)
+{
+	size_t *counts = xcalloc(s->ntopics + 1, sizeof *counts);
+	topic_counts(s, d, counts);
+	int best = -1;
+	for (size_t t = 0; t < s->ntopics; t++)
+		if (counts[t] && !s->topics[t].unsorted && (best < 0 || counts[t] > counts[best]))
+			best = (int)t;
+	free(counts);
+	return best;
+}
+
+static void add_breadcrumb_topics(const struct site *s, struct val *list, int t, const char *root)
+{
+	if (t < 0)
+		return;
+	add_breadcrumb_topics(s, list, s->topics[t].parent, root);
+	char *dir = view_topic_dir(s, (size_t)t);
+	val_push(list, link_val(root, s->topics[t].title, dir));
+	free(dir);
+}
+
+static struct val *nav_tree(const struct site *s, int parent, int current, const char *root)
+{
+	struct val *list = val_list();
+	for (size_t i = 0; i < s->ntopics; i++) {
+		const struct topic *t = &s->topics[i];
+		if (t->parent != parent || (t->unsorted && !t->nresources))
+			continue;
+		char *dir = view_topic_dir(s, i);
+		struct val *m = val_push(list, link_val(root, t->title, dir));
+		free(dir);
+		val_set_int(m, "count", (long long)t->nresources);
+		val_set_bool(m, "current", (int)i == current);
+		struct val *kids = nav_tree(s, (int)i, current, root);
+		val_set_bool(m, "has_children", kids->n > 0);
+		val_set(m, "children", kids);
+	}
+	return list;
+}
+
+/* The fields every page has. dir: the page's folder relative to the root. */
+static struct val *base(const struct site *s, const char *dir, const char *kind, const char *title,
+			const char *desc, int current_topic)
+{
+	char *root = path_root_prefix(dir);
+	if (!*dir) {
+		free(root);
+		root = xstrdup("./");
+	}
+	struct val *v = val_map();
+	struct val *site = val_set(v, "site", val_map());
+	val_set_str(site, "title", s->cfg.title);
+	val_set_str(site, "description", s->cfg.description);
+	val_set_str(site, "language", s->cfg.language);
+	val_set_str(site, "base_url", s->cfg.base_url);
+	val_set_str(site, "repo", s->cfg.repo);
+	val_set_int(site, "documents", (long long)s->ndocs);
+	val_set_int(site, "resources", (long long)s->nres);
+	val_set_int(site, "topics", (long long)(s->ntopics - 1));
+	val_set_str(v, "root", root);
+	struct val *page = val_set(v, "page", val_map());
+	val_set_str(page, "kind", kind);
+	val_set_str(page, "title", title);
+	val_set_str(page, "description", desc ? desc : s->cfg.description);
+	val_set_str(page, "path", dir);
+	val_set_bool(page, "is_home", !*dir && !strcmp(kind, "home"));
+	/* canonical URL: absolute when base_url is */
+	const char *bu = s->cfg.base_url;
+	if (!strncmp(bu, "http://", 7) || !strncmp(bu, "https://", 8)) {
+		size_t bl = strlen(bu);
+		val_set(page, "canonical",
+			val_str_own(xasprintf("%s%s%s", bu, bl && bu[bl - 1] == '/' ? "" : "/", dir)));
+	}
+	val_set(v, "nav", nav_tree(s, -1, current_topic, root));
+	val_set(v, "breadcrumbs", val_list());
+	free(root);
+	return v;
+}
+
+static const char *root_of(const struct val *v) { return val_get(v, "root")->s; }
+
+static struct val *crumbs(struct val *v) { return (struct val *)val_get(v, "breadcrumbs"); }
+
+static char *section_title(const struct doc *d, int h)
+{
+	return h >= 0 ? xstrdup(d->headings[h].text) : xstrdup("");
+}
+
+static char *cite_url(const struct site *s, const struct cite_ref *ref)
+{
+	const struct doc *d = &s->docs[ref->doc];
+	int h = d->cites[ref->cite].heading;
+	return h >= 0 ? xasprintf("%s#%s", d->url, d->headings[h].id) : xstrdup(d->url);
+}
+
+/* One resource as listed on topic, index and quick-reference pages. */
+static struct val *resource_item(const struct site *s, size_t ri, const char *root, bool with_cites)
+{
+	const struct resource *r = &s->res[ri];
+	struct val *m = val_map();
+	char *url = html_resource_url(r);
+	val_set_str(m, "title", r->title);
+	val_set(m, "url", val_str_own(xasprintf("%s%s", root, url)));
+	free(url);
+	val_set_str(m, "id", r->slug);
+	val_set_str(m, "href", r->canonical);
+	val_set_str(m, "host", r->host);
+	val_set_str(m, "description", r->desc ? r->desc : "");
+	val_set_bool(m, "has_page", r->has_page);
+	val_set_int(m, "documents", (long long)r->ndocs);
+	val_set_bool(m, "cited_by_many", r->ndocs > 1);
+	val_set_bool(m, "pinned", r->pinned);
+	/* always set: a missing key would be looked up in the enclosing contexts */
+	val_set_str(m, "kind", r->kind >= 0 ? s->cfg.kinds[r->kind].title : "");
+	val_set_str(m, "kind_id", r->kind >= 0 ? s->cfg.kinds[r->kind].id : "");
+	struct val *cl = val_set(m, "cited_in", val_list());
+	if (with_cites) {
+		size_t last = (size_t)-1;
+		for (size_t i = 0; i < r->nrefs; i++) {
+			const struct cite_ref *ref = &r->refs[i];
+			if (ref->doc == last)
+				continue; /* one link per document: its first citing section */
+			last = ref->doc;
+			const struct doc *d = &s->docs[ref->doc];
+			char *sec = section_title(d, d->cites[ref->cite].heading);
+			char *cu = cite_url(s, ref);
+			struct val *c = val_push(cl, link_val(root, d->title, cu));
+			val_set_str(c, "section", sec);
+			free(sec);
+			free(cu);
+		}
+	}
+	return m;
+}
+
+/* ---- document page ------------------------------------------------------- */
+
+static struct val *doc_toc(const struct doc *d)
+{
+	struct val *toc = val_list();
+	int top = 7;
+	for (size_t i = 0; i < d->nheadings; i++)
+		if (d->headings[i].level < top)
+			top = d->headings[i].level;
+	for (size_t i = 0; i < d->nheadings; i++) {
+		const struct heading *h = &d->headings[i];
+		/* the title heading is the page title, not an entry */
+		if (i == 0 && h->level == top && h->level == 1)
+			continue;
+		if (h->level > 4)
+			continue;
+		struct val *m = val_push(toc, val_map());
+		val_set_str(m, "id", h->id);
+		val_set_str(m, "text", h->text);
+		val_set_int(m, "level", h->level);
+	}
+	return toc;
+}
+
+struct val *view_doc(const struct site *s, size_t di, const char *body)
+{
+	const struct doc *d = &s->docs[di];
+	int primary = view_doc_topic(s, di);
+	struct val *v = base(s, d->url, "doc", d->title, d->description, primary);
+	const char *root = root_of(v);
+	add_breadcrumb_topics(s, crumbs(v), primary, root);
+	struct val *m = val_set(v, "doc", val_map());
+	val_set_str(m, "title", d->title);
+	val_set_str(m, "description", d->description ? d->description : "");
+	val_set_str(m, "body", body);
+	val_set_str(m, "source", d->shown);
+	struct val *toc = val_set(m, "toc", doc_toc(d));
+	val_set_bool(m, "has_toc", toc->n > 1);
+	if (d->meta.updated)
+		val_set_str(m, "updated", d->meta.updated);
+	if (d->meta.date)
+		val_set_str(m, "date", d->meta.date);
+	if (*s->cfg.repo)
+		val_set(m, "edit_url", val_str_own(xasprintf("%s/edit/%s/content/%s", s->cfg.repo,
+							     s->cfg.repo_branch, d->relpath)));
+	/* its topics, most of its resources first */
+	size_t *counts = xcalloc(s->ntopics + 1, sizeof *counts);
+	topic_counts(s, di, counts);
+	struct val *tl = val_set(m, "topics", val_list());
+	for (int k = 0; k < 6; k++) {
+		long best = -1;
+		for (size_t t = 0; t < s->ntopics; t++)
+			if (counts[t] && (best < 0 || counts[t] > counts[best]))
+				best = (long)t;
+		if (best < 0)
+			break;
+		char *dir = view_topic_dir(s, (size_t)best);
+		val_push(tl, link_val(root, s->topics[best].title, dir));
+		free(dir);
+		counts[best] = 0;
+	}
+	free(counts);
+	size_t rel[5];
+	size_t nrel = xref_related(s, di, rel, 5);
+	struct val *rl = val_set(m, "related", val_list());
+	for (size_t i = 0; i < nrel; i++)
+		val_push(rl, link_val(root, s->docs[rel[i]].title, s->docs[rel[i]].url));
+	val_set_bool(m, "has_related", nrel > 0);
+	/* previous / next within the primary topic */
+	if (primary >= 0) {
+		const struct topic *t = &s->topics[primary];
+		for (size_t i = 0; i < t->ndocs; i++) {
+			if (t->docs[i] != di)
+				continue;
+			if (i > 0)
+				val_set(m, "prev", link_val(root, s->docs[t->docs[i - 1]].title,
+							   s->docs[t->docs[i - 1]].url));
+			if (i + 1 < t->ndocs)
+				val_set(m, "next", link_val(root, s->docs[t->docs[i + 1]].title,
+							   s->docs[t->docs[i + 1]].url));
+		}
+	}
+	size_t distinct = 0;
+	for (size_t i = 0; i < d->ncites; i++) {
+		bool first = d->cites[i].resource >= 0;
+		for (size_t k = 0; k < i && first; k++)
+			first = d->cites[k].resource != d->cites[i].resource;
+		distinct += first;
+	}
+	val_set_int(m, "resources", (long long)distinct);
+	return v;
+}
+
+/* ---- topic page ------------------------------------------------------------ */
+
+struct val *view_topic(const struct site *s, size_t ti)
+{
+	const struct topic *t = &s->topics[ti];
+	char *dir = view_topic_dir(s, ti);
+	struct val *v = base(s, dir, "topic", t->title, t->description, (int)ti);
+	free(dir);
+	const char *root = root_of(v);
+	add_breadcrumb_topics(s, crumbs(v), t->parent, root);
+	struct val *m = val_set(v, "topic", val_map());
+	val_set_str(m, "id", t->id);
+	val_set_str(m, "title", t->title);
+	val_set_str(m, "description", t->description);
+	val_set_int(m, "count", (long long)t->nresources);
+	val_set_bool(m, "unsorted", t->unsorted);
+	struct val *q = val_set(m, "quick", val_list());
+	for (size_t i = 0; i < t->nquick; i++)
+		val_push(q, resource_item(s, t->quick[i], root, false));
+	val_set_bool(m, "has_quick", t->nquick > 0);
+	/* resources grouped by kind, in the order site.yml lists kinds */
+	struct val *groups = val_set(m, "groups", val_list());
+	for (long k = -1; k < (long)s->cfg.nkinds; k++) {
+		struct val *items = NULL;
+		for (size_t i = 0; i < t->nresources; i++) {
+			if (s->res[t->resources[i]].kind != k)
+				continue;
+			if (!items) {
+				struct val *g = val_push(groups, val_map());
+				val_set_str(g, "title", k >= 0 ? s->cfg.kinds[k].title : "Other");
+				val_set_str(g, "id", k >= 0 ? s->cfg.kinds[k].id : "other");
+				items = val_set(g, "resources", val_list());
+			}
+			val_push(items, resource_item(s, t->resources[i], root, true));
+		}
+	}
+	struct val *subs = val_set(m, "subtopics", val_list());
+	for (size_t i = 0; i < t->nchildren; i++) {
+		char *cd = view_topic_dir(s, (size_t)t->children[i]);
+		struct val *c = val_push(subs, link_val(root, s->topics[t->children[i]].title, cd));
+		val_set_int(c, "count", (long long)s->topics[t->children[i]].nresources);
+		free(cd);
+	}
+	val_set_bool(m, "has_subtopics", t->nchildren > 0);
+	struct val *docs = val_set(m, "documents", val_list());
+	for (size_t i = 0; i < t->ndocs && i < 50; i++)
+		val_push(docs, link_val(root, s->docs[t->docs[i]].title, s->docs[t->docs[i]].url));
+	/* related topics: siblings and the parent */
+	struct val *rel = val_set(m, "related", val_list());
+	for (size_t i = 0; i < s->ntopics; i++) {
+		if (i == ti || s->topics[i].unsorted || !s->topics[i].nresources)
+			continue;
+		if (s->topics[i].parent == t->parent || (int)i == t->parent) {
+			char *rd = view_topic_dir(s, i);
+			val_push(rel, link_val(root, s->topics[i].title, rd));
+			free(rd);
+		}
+	}
+	return v;
+}
+
+/* ---- resource page --------------------------------------------------------- */
+
+static void push_distinct(struct val *list, const char *s)
+{
+	if (!s || !*s)
+		return;
+	for (size_t i = 0; i < list->n; i++)
+		if (!strcmp(list->items[i]->s, s))
+			return;
+	val_push(list, val_str(s));
+}
+
+struct val *view_resource(const struct site *s, size_t ri)
+{
+	const struct resource *r = &s->res[ri];
+	char *dir = view_resource_dir(s, ri);
+	int first_topic = r->ntopics ? r->topics[0] : -1;
+	struct val *v = base(s, dir, "resource", r->title, r->desc, first_topic);
+	free(dir);
+	const char *root = root_of(v);
+	add_breadcrumb_topics(s, crumbs(v), first_topic, root);
+	struct val *m = val_set(v, "resource", resource_item(s, ri, root, false));
+	struct val *titles = val_set(m, "titles", val_list());
+	struct val *descs = val_set(m, "descriptions", val_list());
+	struct val *cites = val_set(m, "citations", val_list());
+	for (size_t i = 0; i < r->nrefs; i++) {
+		const struct doc *d = &s->docs[r->refs[i].doc];
+		const struct citation *c = &d->cites[r->refs[i].cite];
+		push_distinct(titles, c->title);
+		push_distinct(descs, c->desc);
+		char *cu = cite_url(s, &r->refs[i]);
+		struct val *cv = val_push(cites, link_val(root, d->title, cu));
+		free(cu);
+		char *sec = section_title(d, c->heading);
+		val_set_str(cv, "section", sec);
+		free(sec);
+		val_set_str(cv, "text", c->text);
+		val_set_str(cv, "source", d->shown);
+		val_set_int(cv, "line", c->line);
+	}
+	val_set_bool(m, "many_titles", titles->n > 1);
+	struct val *sp = val_set(m, "spellings", val_list());
+	for (size_t i = 0; i < r->nspellings; i++)
+		val_push(sp, val_str(r->spellings[i]));
+	val_set_bool(m, "many_spellings", r->nspellings > 1);
+	struct val *tl = val_set(m, "topics", val_list());
+	for (size_t i = 0; i < r->ntopics; i++) {
+		char *td = view_topic_dir(s, (size_t)r->topics[i]);
+		val_push(tl, link_val(root, s->topics[r->topics[i]].title, td));
+		free(td);
+	}
+	return v;
+}
+
+/* ---- home, index, quick reference, 404 ---------------------------------- */
+
+struct val *view_home(const struct site *s)
+{
+	struct val *v = base(s, "", "home", s->cfg.title, s->cfg.description, -1);
+	const char *root = root_of(v);
+	struct val *docs = val_set(v, "documents", val_list());
+	for (size_t i = 0; i < s->ndocs; i++) {
+		struct val *m = val_push(docs, link_val(root, s->docs[i].title, s->docs[i].url));
+		val_set_str(m, "description", s->docs[i].description ? s->docs[i].description : "");
+		val_set_int(m, "links", (long long)s->docs[i].ncites);
+	}
+	struct val *topics = val_set(v, "topics", val_list());
+	for (size_t i = 0; i < s->ntopics; i++) {
+		const struct topic *t = &s->topics[i];
+		if (t->parent >= 0 || !t->nresources)
+			continue;
+		char *td = view_topic_dir(s, i);
+		struct val *m = val_push(topics, link_val(root, t->title, td));
+		free(td);
+		val_set_str(m, "description", t->description);
+		val_set_int(m, "count", (long long)t->nresources);
+	}
+	val_set_int(v, "unsorted", (long long)s->unsorted_count);
+	return v;
+}
+
+static char letter_of(const char *title)
+{
+	for (const char *p = title; *p; p++)
+		if (isalnum((unsigned char)*p))
+			return isdigit((unsigned char)*p) ? '#' : (char)toupper((unsigned char)*p);
+	return '#';
+}
+
+static int cmp_title(const void *a, const void *b, void *ctx)
+{
+	const struct site *s = ctx;
+	const struct resource *x = &s->res[*(const size_t *)a], *y = &s->res[*(const size_t *)b];
+	char lx = letter_of(x->title), ly = letter_of(y->title);
+	if (lx != ly)
+		return lx < ly ? -1 : 1;
+	int c = strcasecmp(x->title, y->title);
+	return c ? c : strcmp(x->canonical, y->canonical);
+}
+
+struct val *view_resource_index(const struct site *s)
+{
+	struct val *v = base(s, "resources/", "index", "All resources", NULL, -1);
+	const char *root = root_of(v);
+	size_t *order = xcalloc(s->nres + 1, sizeof *order);
+	for (size_t i = 0; i < s->nres; i++)
+		order[i] = i;
+	qsort_r(order, s->nres, sizeof *order, cmp_title, (void *)s);
+	struct val *letters = val_set(v, "letters", val_list());
+	struct val *cur = NULL;
+	char curl = 0;
+	for (size_t i = 0; i < s->nres; i++) {
+		char l = letter_of(s->res[order[i]].title);
+		if (!cur || l != curl) {
+			struct val *g = val_push(letters, val_map());
+			char name[2] = {l, 0};
+			val_set_str(g, "letter", name);
+			val_set_str(g, "id", l == '#' ? "num" : (char[]){(char)tolower(l), 0});
+			cur = val_set(g, "resources", val_list());
+			curl = l;
+		}
+		val_push(cur, resource_item(s, order[i], root, false));
+	}
+	free(order);
+	struct val *kinds = val_set(v, "kinds", val_list());
+	for (size_t k = 0; k < s->cfg.nkinds; k++) {
+		size_t n = 0;
+		for (size_t i = 0; i < s->nres; i++)
+			n += s->res[i].kind == (int)k;
+		if (!n)
+			continue;
+		struct val *m = val_push(kinds, val_map());
+		val_set_str(m, "id", s->cfg.kinds[k].id);
+		val_set_str(m, "title", s->cfg.kinds[k].title);
+		val_set_int(m, "count", (long long)n);
+	}
+	return v;
+}
+
+struct val *view_quick_reference(const struct site *s)
+{
+	struct val *v = base(s, "quick-reference/", "quickref", "Quick reference", NULL, -1);
+	const char *root = root_of(v);
+	struct val *topics = val_set(v, "topics", val_list());
+	for (size_t i = 0; i < s->ntopics; i++) {
+		const struct topic *t = &s->topics[i];
+		if (!t->nquick || t->unsorted)
+			continue;
+		char *td = view_topic_dir(s, i);
+		struct val *m = val_push(topics, link_val(root, t->title, td));
+		free(td);
+		struct val *q = val_set(m, "resources", val_list());
+		for (size_t k = 0; k < t->nquick; k++)
+			val_push(q, resource_item(s, t->quick[k], root, false));
+	}
+	/* the documents' own "Quick Reference" sections */
+	struct val *sections = val_set(v, "sections", val_list());
+	for (size_t di = 0; di < s->ndocs; di++) {
+		const struct doc *d = &s->docs[di];
+		for (size_t h = 0; h < d->nheadings; h++) {
+			if (!strcasestr(d->headings[h].text, "quick reference"))
+				continue;
+			char *su = xasprintf("%s#%s", d->url, d->headings[h].id);
+			struct val *m = val_push(sections, link_val(root, d->title, su));
+			free(su);
+			val_set_str(m, "section", d->headings[h].text);
+			struct val *items = val_set(m, "resources", val_list());
+			for (size_t c = 0; c < d->ncites; c++) {
+				int ch = d->cites[c].heading;
+				bool inside = false;
+				for (; ch >= 0 && !inside; ch = d->headings[ch].parent)
+					inside = (size_t)ch == h;
+				if (inside && d->cites[c].resource >= 0)
+					val_push(items, resource_item(s, (size_t)d->cites[c].resource, root, false));
+			}
+		}
+	}
+	val_set_bool(v, "has_sections", sections->n > 0);
+	return v;
+}
+
+struct val *view_not_found(const struct site *s)
+{
+	/* served for any missing path: links must be absolute from base_url */
+	struct val *v = base(s, "", "404", "Page not found", NULL, -1);
+	const char *bu = s->cfg.base_url;
+	size_t bl = strlen(bu);
+	val_set(v, "root", val_str_own(xasprintf("%s%s", bu, bl && bu[bl - 1] == '/' ? "" : "/")));
+	/* the nav was built with "./": rebuild it with the absolute root */
+	val_set(v, "nav", nav_tree(s, -1, -1, root_of(v)));
+	return v;
+}
+
+void view_finish(struct val *v)
+{
+	if (!v)
+		return;
+	if (v->kind == VAL_LIST) {
+		for (size_t i = 0; i < v->n; i++)
+			view_finish(v->items[i]);
+		return;
+	}
+	if (v->kind != VAL_MAP)
+		return;
+	size_t n = v->n; /* only the keys there before */
+	for (size_t i = 0; i < n; i++) {
+		struct val *x = v->pairs[i].val;
+		view_finish(x);
+		if (x->kind == VAL_LIST && strncmp(v->pairs[i].key, "has_", 4)) {
+			char *k = xasprintf("has_%s", v->pairs[i].key);
+			if (!val_get(v, k))
+				val_set_bool(v, k, x->n > 0);
+			free(k);
+		}
+	}
+}

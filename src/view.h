@@ -1,0 +1,32 @@
+/* view: plain data for each page, computed in advance so templates hold no
+ * logic (Mustache is logic-less). Every view is a `struct val` map with the
+ * common fields (site, page, root, nav, breadcrumbs) plus the page's own;
+ * docs/templates.md lists every field. URLs in views are relative to the
+ * page (they start with `root`), so the site works under any sub-path and
+ * from file://. Level 4. */
+#ifndef SSG_VIEW_H
+#define SSG_VIEW_H
+
+#include "model.h"
+#include "value.h"
+
+/* Where each page lives, relative to the output root (a folder, "" for home). */
+char *view_doc_dir(const struct site *s, size_t d);
+char *view_topic_dir(const struct site *s, size_t t);
+char *view_resource_dir(const struct site *s, size_t r);
+
+/* body: the document's rendered HTML (ownership stays with the caller). */
+struct val *view_doc(const struct site *s, size_t d, const char *body);
+struct val *view_topic(const struct site *s, size_t t);
+struct val *view_resource(const struct site *s, size_t r);
+struct val *view_home(const struct site *s);
+struct val *view_resource_index(const struct site *s);
+struct val *view_quick_reference(const struct site *s);
+struct val *view_not_found(const struct site *s);
+/* Add has_<key> = (list not empty) beside every list in every map of v, so
+ * templates can wrap a list in markup only when it has items. */
+void view_finish(struct val *v);
+/* The primary topic of a document (where most of its resources sit); -1 none. */
+int view_doc_topic(const struct site *s, size_t d);
+
+#endif

@@ -1,0 +1,224 @@
+/* xref: the cross-references of the model: document URLs, relative links
+ * between documents resolved (or reported), and related documents
+ * (see model.h). */
+#include "model.h"
+#include "buf.h"
+#include "path.h"
+#include "xalloc.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char *reserved[] = {"r", "topic", "topics", "resources", "quick-reference",
+				 "search", "404", "assets", "static", "feed", NULL};
+
+static char *doc_slug(struct doc *d)
+{
+	if (d->meta.slug && *d->meta.slug) {
+		char *s = slug_url(d->meta.slug, 80);
+		if (strcmp(s, d->meta.slug))
+			diag_addc(&d->diags, SEV_WARNING, "slug", d->shown, d->meta.topics_line, 0,
+				  "slug \"%s\" is not a plain URL slug: using \"%s\"", d->meta.slug,
+				  s);
+		return s;
+	}
+	/* folders become path components, each slugged */
+	struct buf b = BUF_INIT;
+	char *rel = xstrdup(d->relpath);
+	char *dot = strrchr(rel, '.');
+	if (dot && !strchr(dot, '/'))
+		*dot = '\0';
+	char *save = NULL;
+	for (char *part = strtok_r(rel, "/", &save); part; part = strtok_r(NULL, "/", &save)) {
+		char *s = slug_url(part, 80);
+		if (b.n)
+			buf_putc(&b, '/');
+		buf_puts(&b, s);
+		free(s);
+	}
+	free(rel);
+	return buf_detach(&b);
+}
+
+static void assign_urls(struct site *s)
+{
+	struct hash taken = HASH_INIT;
+	for (const char **r = reserved; *r; r++)
+		hash_put(&taken, *r, 0);
+	for (size_t i = 0; i < s->ndocs; i++) {
+		struct doc *d = &s->docs[i];
+		char *base = doc_slug(d);
+		if (hash_get(&taken, base, NULL) && !strchr(base, '/')) {
+			char *b2 = xasprintf("%s-doc", base);
+			free(base);
+			base = b2;
+		}
+		char *slug = xstrdup(base);
+		for (int k = 2; hash_get(&taken, slug, NULL); k++) {
+			free(slug);
+			slug = xasprintf("%s-%d", base, k);
+		}
+		free(base);
+		d->slug = slug;
+		d->url = xasprintf("%s/", slug);
+		hash_put(&taken, d->slug, i);
+	}
+	hash_free(&taken);
+}
+
+/* Resolve "a/../b/c.md" against the folder of `from`; NULL when it leaves the root. */
+static char *resolve_rel(const char *from, const char *ref)
+{
+	char *dir = path_dirname(from);
+	char *joined = *dir ? xasprintf("%s/%s", dir, ref) : xstrdup(ref);
+	free(dir);
+	char **parts = xcalloc(strlen(joined) + 1, sizeof *parts);
+	size_t n = 0;
+	char *save = NULL;
+	bool bad = false;
+	for (char *p = strtok_r(joined, "/", &save); p; p = strtok_r(NULL, "/", &save)) {
+		if (!strcmp(p, "."))
+			continue;
+		if (!strcmp(p, "..")) {
+			if (!n) {
+				bad = true;
+				break;
+			}
+			n--;
+			continue;
+		}
+		parts[n++] = p;
+	}
+	struct buf b = BUF_INIT;
+	for (size_t i = 0; i < n && !bad; i++) {
+		if (i)
+			buf_putc(&b, '/');
+		buf_puts(&b, parts[i]);
+	}
+	free(parts);
+	free(joined);
+	if (bad) {
+		buf_free(&b);
+		return NULL;
+	}
+	return buf_detach(&b);
+}
+
+static bool has_static(const struct site *s, const char *rel)
+{
+	for (size_t i = 0; i < s->nstatics; i++)
+		if (!strcmp(s->statics[i].relpath, rel))
+			return true;
+	return false;
+}
+
+/* Anchors of a document: heading ids and ids that readers put in custom nodes. */
+static bool has_anchor(const struct doc *d, const char *id)
+{
+	for (size_t i = 0; i < d->nheadings; i++)
+		if (!strcmp(d->headings[i].id, id))
+			return true;
+	if (!d->tree)
+		return false;
+	char *needle = xasprintf("id=\"%s\"", id);
+	bool found = false;
+	cmark_iter *it = cmark_iter_new(d->tree);
+	cmark_event_type ev;
+	while (!found && (ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+		cmark_node *n = cmark_iter_get_node(it);
+		cmark_node_type t = cmark_node_get_type(n);
+		if (ev == CMARK_EVENT_ENTER &&
+		    (t == CMARK_NODE_CUSTOM_BLOCK || t == CMARK_NODE_CUSTOM_INLINE)) {
+			const char *e = cmark_node_get_on_enter(n);
+			found = e && strstr(e, needle);
+		}
+	}
+	cmark_iter_free(it);
+	free(needle);
+	return found;
+}
+
+static void resolve_link(struct site *s, struct doc *d, struct ilink *l)
+{
+	char *url = xstrdup(l->url);
+	char *hash = strchr(url, '#');
+	if (hash) {
+		*hash = '\0';
+		l->anchor = xstrdup(hash + 1);
+	}
+	char *q = strchr(url, '?');
+	if (q)
+		*q = '\0';
+	if (!*url) {
+		/* "#anchor" in the same document */
+		l->target = (long)d->index;
+	} else {
+		char *rel = resolve_rel(d->relpath, url);
+		long t = rel ? model_doc_by_path(s, rel) : -1;
+		if (t >= 0)
+			l->target = t;
+		else if (!rel || !has_static(s, rel)) {
+			l->missing = true;
+			diag_addc(&d->diags, SEV_WARNING, "missing-file", d->shown, l->line, l->col,
+				  "link to a file that does not exist: %s", l->url);
+		}
+		l->resolved = rel;
+	}
+	if (l->target >= 0 && l->anchor && *l->anchor &&
+	    !has_anchor(&s->docs[l->target], l->anchor))
+		diag_addc(&d->diags, SEV_WARNING, "broken-anchor", d->shown, l->line, l->col,
+			  "link to #%s, which %s has no heading or target for", l->anchor,
+			  (size_t)l->target == d->index ? "this document" : s->docs[l->target].shown);
+	free(url);
+}
+
+void xref_resolve(struct site *s)
+{
+	assign_urls(s);
+	for (size_t i = 0; i < s->ndocs; i++)
+		for (size_t k = 0; k < s->docs[i].nilinks; k++)
+			resolve_link(s, &s->docs[i], &s->docs[i].ilinks[k]);
+}
+
+size_t xref_related(const struct site *s, size_t d, size_t *out, size_t max)
+{
+	/* score = shared resources, ignoring ones most documents cite (they relate
+	 * nothing in particular) */
+	size_t cap = s->ndocs / 4 > 8 ? s->ndocs / 4 : 8;
+	double *score = xcalloc(s->ndocs + 1, sizeof *score);
+	const struct doc *doc = &s->docs[d];
+	for (size_t i = 0; i < doc->ncites; i++) {
+		long ri = doc->cites[i].resource;
+		if (ri < 0)
+			continue;
+		const struct resource *r = &s->res[ri];
+		if (r->ndocs > cap || r->ndocs < 2)
+			continue;
+		/* each resource counts once per document pair */
+		bool first = true;
+		for (size_t k = 0; k < i && first; k++)
+			first = doc->cites[k].resource != ri;
+		if (!first)
+			continue;
+		size_t last = (size_t)-1;
+		for (size_t k = 0; k < r->nrefs; k++) {
+			size_t o = r->refs[k].doc;
+			if (o != d && o != last)
+				score[o] += 1.0 / (double)r->ndocs;
+			last = o;
+		}
+	}
+	size_t n = 0;
+	for (size_t k = 0; k < max; k++) {
+		size_t best = (size_t)-1;
+		for (size_t o = 0; o < s->ndocs; o++)
+			if (score[o] > 0 && (best == (size_t)-1 || score[o] > score[best]))
+				best = o;
+		if (best == (size_t)-1)
+			break;
+		out[n++] = best;
+		score[best] = 0;
+	}
+	free(score);
+	return n;
+}
