@@ -1,83 +1,23 @@
-/* main: the command line. Parses arguments, runs a command, prints its
- * diagnostics and summary, and picks the exit status (0 ok, 1 content or
- * config errors, 2 usage errors). The only file that exits. Level 6. */
+/* main: the command line's entry point: picks the command and runs it. The
+ * commands live in cmd_*.c (see commands.h). The only place that exits.
+ * Level 6. */
 #include "cli.h"
-#include "diag.h"
-#include "site.h"
+#include "commands.h"
 
-#include <getopt.h>
-#include <stdbool.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
-static int usage_error(const char *cmd, const char *msg)
-{
-	fprintf(stderr, "ssg: %s\n", msg);
-	fprintf(stderr, "Try 'ssg help%s%s'.\n", cmd ? " " : "", cmd ? cmd : "");
-	return 2;
-}
-
-static void print_diags(const struct diags *d, bool verbose)
-{
-	for (size_t i = 0; i < d->n; i++)
-		if (verbose || d->v[i].sev != SEV_NOTE)
-			diag_print(&d->v[i], stderr);
-}
-
-static int cmd_build(int argc, char **argv)
-{
-	static const struct option opts[] = {
-		{"source", required_argument, NULL, 's'}, {"output", required_argument, NULL, 'o'},
-		{"base-url", required_argument, NULL, 'b'}, {"drafts", no_argument, NULL, 'd'},
-		{"jobs", required_argument, NULL, 'j'},    {"quiet", no_argument, NULL, 'q'},
-		{"verbose", no_argument, NULL, 'v'},       {"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
-	};
-	struct build_opts o = {.source = "."};
-	bool quiet = false, verbose = false;
-	int c;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "s:o:j:qvh", opts, NULL)) != -1) {
-		switch (c) {
-		case 's': o.source = optarg; break;
-		case 'o': o.output = optarg; break;
-		case 'b': o.base_url = optarg; break;
-		case 'd': o.drafts = true; break;
-		case 'j': {
-			char *end;
-			long j = strtol(optarg, &end, 10);
-			if (*end || j < 1 || j > 256)
-				return usage_error("build", "--jobs needs a number from 1 to 256");
-			o.jobs = (int)j;
-			break;
-		}
-		case 'q': quiet = true; break;
-		case 'v': verbose = true; break;
-		case 'h': cli_help("build", stdout); return 0;
-		default: return usage_error("build", "unknown option");
-		}
-	}
-	if (optind < argc)
-		return usage_error("build", "unexpected argument");
-	struct diags d = DIAGS_INIT;
-	struct build_stats st;
-	int rc = site_build(&o, &d, &st);
-	print_diags(&d, verbose);
-	if (!quiet || rc)
-		fprintf(stderr,
-			"%s: %zu documents, %zu pages, %zu static files, %zu resources "
-			"(%zu unsorted), %zu warnings, %zu errors in %.0f ms\n",
-			rc ? "build failed" : "built", st.docs, st.pages, st.statics, st.resources,
-			st.unsorted, st.warnings, st.errors, st.ms);
-	diags_free(&d);
-	return rc ? 1 : 0;
-}
+static const struct {
+	const char *name;
+	int (*run)(int argc, char **argv);
+} commands[] = {
+	{"build", cmd_build},
+};
 
 int main(int argc, char **argv)
 {
 	if (argc < 2)
-		return usage_error(NULL, "missing command");
+		return cmd_usage_error(NULL, "missing command");
 	const char *cmd = argv[1];
 	if (!strcmp(cmd, "--version") || !strcmp(cmd, "version")) {
 		printf("ssg %s\n", SSG_VERSION);
@@ -85,12 +25,13 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
 		if (argc > 3)
-			return usage_error("help", "help takes at most one command");
+			return cmd_usage_error("help", "help takes at most one command");
 		if (cli_help(argc == 3 ? argv[2] : NULL, stdout))
-			return usage_error(NULL, "no such command");
+			return cmd_usage_error(NULL, "no such command");
 		return 0;
 	}
-	if (!strcmp(cmd, "build"))
-		return cmd_build(argc - 1, argv + 1);
-	return usage_error(NULL, "unknown command");
+	for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
+		if (!strcmp(cmd, commands[i].name))
+			return commands[i].run(argc - 1, argv + 1);
+	return cmd_usage_error(NULL, "unknown command");
 }

@@ -1,0 +1,75 @@
+/* cmd_build: `ssg build`: options, the build, its diagnostics and summary. */
+#include "cli.h"
+#include "commands.h"
+#include "diag.h"
+#include "site.h"
+
+#include <getopt.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int cmd_usage_error(const char *cmd, const char *msg)
+{
+	fprintf(stderr, "ssg: %s\n", msg);
+	fprintf(stderr, "Try 'ssg help%s%s'.\n", cmd ? " " : "", cmd ? cmd : "");
+	return 2;
+}
+
+static void print_diags(const struct diags *d, bool verbose)
+{
+	for (size_t i = 0; i < d->n; i++)
+		if (verbose || d->v[i].sev != SEV_NOTE)
+			diag_print(&d->v[i], stderr);
+}
+
+int cmd_build(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"source", required_argument, NULL, 's'}, {"output", required_argument, NULL, 'o'},
+		{"base-url", required_argument, NULL, 'b'}, {"drafts", no_argument, NULL, 'd'},
+		{"jobs", required_argument, NULL, 'j'},    {"quiet", no_argument, NULL, 'q'},
+		{"verbose", no_argument, NULL, 'v'},       {"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	struct build_opts o = {.source = "."};
+	bool quiet = false, verbose = false;
+	int c;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "s:o:j:qvh", opts, NULL)) != -1) {
+		switch (c) {
+		case 's': o.source = optarg; break;
+		case 'o': o.output = optarg; break;
+		case 'b': o.base_url = optarg; break;
+		case 'd': o.drafts = true; break;
+		case 'j': {
+			char *end;
+			long j = strtol(optarg, &end, 10);
+			if (*end || j < 1 || j > 256)
+				return cmd_usage_error("build", "--jobs needs a number from 1 to 256");
+			o.jobs = (int)j;
+			break;
+		}
+		case 'q': quiet = true; break;
+		case 'v': verbose = true; break;
+		case 'h': cli_help("build", stdout); return 0;
+		default: return cmd_usage_error("build", "unknown option");
+		}
+	}
+	if (optind < argc)
+		return cmd_usage_error("build", "unexpected argument");
+	struct diags d = DIAGS_INIT;
+	struct build_stats st;
+	int rc = site_build(&o, &d, &st);
+	print_diags(&d, verbose);
+	if (!quiet || rc)
+		fprintf(stderr,
+			"%s: %zu documents, %zu pages, %zu static files, %zu resources "
+			"(%zu unsorted), %zu warnings, %zu errors in %.0f ms\n",
+			rc ? "build failed" : "built", st.docs, st.pages, st.statics, st.resources,
+			st.unsorted, st.warnings, st.errors, st.ms);
+	diags_free(&d);
+	return rc ? 1 : 0;
+}
+
