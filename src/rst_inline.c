@@ -1,0 +1,1049 @@
+/* rst_inline: inline markup of reStructuredText following the
+ * specification's recognition rules (start-string and end-string contexts,
+ * quoted start-strings, escapes): emphasis, strong, literals, interpreted
+ * text and roles, phrase and named references with embedded URIs,
+ * anonymous references, inline targets, substitutions, footnote and citation
+ * references, standalone URIs and e-mail addresses. Builds cmark inline
+ * nodes; references are recorded for rst.c to resolve. Linear time: every
+ * end-string search that fails is remembered, word scans are cached. */
+#include "rst_int.h"
+#include "ast.h"
+#include "xalloc.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+struct rst_range {
+	uint32_t lo, hi;
+};
+
+/* Generated from docutils.utils.punctuation_chars and urischemes. */
+static const struct rst_range rst_openers_set[] = {
+	{0x22, 0x22}, {0x27, 0x28}, {0x3C, 0x3C}, {0x5B, 0x5B}, {0x7B, 0x7B}, {0xAB, 0xAB},
+	{0xBB, 0xBB}, {0xF3A, 0xF3A}, {0xF3C, 0xF3C}, {0x169B, 0x169B}, {0x2018, 0x201F},
+	{0x2039, 0x203A}, {0x2045, 0x2045}, {0x207D, 0x207D}, {0x208D, 0x208D},
+	{0x2329, 0x2329}, {0x2768, 0x2768}, {0x276A, 0x276A}, {0x276C, 0x276C},
+	{0x276E, 0x276E}, {0x2770, 0x2770}, {0x2772, 0x2772}, {0x2774, 0x2774},
+	{0x27C5, 0x27C5}, {0x27E6, 0x27E6}, {0x27E8, 0x27E8}, {0x27EA, 0x27EA},
+	{0x27EC, 0x27EC}, {0x27EE, 0x27EE}, {0x2983, 0x2983}, {0x2985, 0x2985},
+	{0x2987, 0x2987}, {0x2989, 0x2989}, {0x298B, 0x298B}, {0x298D, 0x298D},
+	{0x298F, 0x298F}, {0x2991, 0x2991}, {0x2993, 0x2993}, {0x2995, 0x2995},
+	{0x2997, 0x2997}, {0x29D8, 0x29D8}, {0x29DA, 0x29DA}, {0x29FC, 0x29FC},
+	{0x2E02, 0x2E05}, {0x2E09, 0x2E0A}, {0x2E0C, 0x2E0D}, {0x2E1C, 0x2E1D},
+	{0x2E20, 0x2E22}, {0x2E24, 0x2E24}, {0x2E26, 0x2E26}, {0x2E28, 0x2E28},
+	{0x3008, 0x3008}, {0x300A, 0x300A}, {0x300C, 0x300C}, {0x300E, 0x300E},
+	{0x3010, 0x3010}, {0x3014, 0x3014}, {0x3016, 0x3016}, {0x3018, 0x3018},
+	{0x301A, 0x301A}, {0x301D, 0x301D}, {0xFD3E, 0xFD3E}, {0xFE17, 0xFE17},
+	{0xFE35, 0xFE35}, {0xFE37, 0xFE37}, {0xFE39, 0xFE39}, {0xFE3B, 0xFE3B},
+	{0xFE3D, 0xFE3D}, {0xFE3F, 0xFE3F}, {0xFE41, 0xFE41}, {0xFE43, 0xFE43},
+	{0xFE47, 0xFE47}, {0xFE59, 0xFE59}, {0xFE5B, 0xFE5B}, {0xFE5D, 0xFE5D},
+	{0xFF08, 0xFF08}, {0xFF3B, 0xFF3B}, {0xFF5B, 0xFF5B}, {0xFF5F, 0xFF5F},
+	{0xFF62, 0xFF62},
+};
+static const struct rst_range rst_delimiters_set[] = {
+	{0x2D, 0x2D}, {0x2F, 0x2F}, {0x3A, 0x3A}, {0xA1, 0xA1}, {0xB7, 0xB7}, {0xBF, 0xBF},
+	{0x37E, 0x37E}, {0x387, 0x387}, {0x55A, 0x55F}, {0x589, 0x58A}, {0x5BE, 0x5BE},
+	{0x5C0, 0x5C0}, {0x5C3, 0x5C3}, {0x5C6, 0x5C6}, {0x5F3, 0x5F4}, {0x609, 0x60A},
+	{0x60C, 0x60D}, {0x61B, 0x61B}, {0x61E, 0x61F}, {0x66A, 0x66D}, {0x6D4, 0x6D4},
+	{0x700, 0x70D}, {0x7F7, 0x7F9}, {0x830, 0x83E}, {0x964, 0x965}, {0x970, 0x970},
+	{0xDF4, 0xDF4}, {0xE4F, 0xE4F}, {0xE5A, 0xE5B}, {0xF04, 0xF12}, {0xF85, 0xF85},
+	{0xFD0, 0xFD4}, {0x104A, 0x104F}, {0x10FB, 0x10FB}, {0x1361, 0x1368}, {0x1400, 0x1400},
+	{0x166D, 0x166E}, {0x16EB, 0x16ED}, {0x1735, 0x1736}, {0x17D4, 0x17D6},
+	{0x17D8, 0x17DA}, {0x1800, 0x180A}, {0x1944, 0x1945}, {0x19DE, 0x19DF},
+	{0x1A1E, 0x1A1F}, {0x1AA0, 0x1AA6}, {0x1AA8, 0x1AAD}, {0x1B5A, 0x1B60},
+	{0x1C3B, 0x1C3F}, {0x1C7E, 0x1C7F}, {0x1CD3, 0x1CD3}, {0x2010, 0x2017},
+	{0x2020, 0x2027}, {0x2030, 0x2038}, {0x203B, 0x203E}, {0x2041, 0x2043},
+	{0x2047, 0x2051}, {0x2053, 0x2053}, {0x2055, 0x205E}, {0x2CF9, 0x2CFC},
+	{0x2CFE, 0x2CFF}, {0x2E00, 0x2E01}, {0x2E06, 0x2E08}, {0x2E0B, 0x2E0B},
+	{0x2E0E, 0x2E1B}, {0x2E1E, 0x2E1F}, {0x2E2A, 0x2E2E}, {0x2E30, 0x2E31},
+	{0x3001, 0x3003}, {0x301C, 0x301C}, {0x3030, 0x3030}, {0x303D, 0x303D},
+	{0x30A0, 0x30A0}, {0x30FB, 0x30FB}, {0xA4FE, 0xA4FF}, {0xA60D, 0xA60F},
+	{0xA673, 0xA673}, {0xA67E, 0xA67E}, {0xA6F2, 0xA6F7}, {0xA874, 0xA877},
+	{0xA8CE, 0xA8CF}, {0xA8F8, 0xA8FA}, {0xA92E, 0xA92F}, {0xA95F, 0xA95F},
+	{0xA9C1, 0xA9CD}, {0xA9DE, 0xA9DF}, {0xAA5C, 0xAA5F}, {0xAADE, 0xAADF},
+	{0xABEB, 0xABEB}, {0xFE10, 0xFE16}, {0xFE19, 0xFE19}, {0xFE30, 0xFE32},
+	{0xFE45, 0xFE46}, {0xFE49, 0xFE4C}, {0xFE50, 0xFE52}, {0xFE54, 0xFE58},
+	{0xFE5F, 0xFE61}, {0xFE63, 0xFE63}, {0xFE68, 0xFE68}, {0xFE6A, 0xFE6B},
+	{0xFF01, 0xFF03}, {0xFF05, 0xFF07}, {0xFF0A, 0xFF0A}, {0xFF0C, 0xFF0F},
+	{0xFF1A, 0xFF1B}, {0xFF1F, 0xFF20}, {0xFF3C, 0xFF3C}, {0xFF61, 0xFF61},
+	{0xFF64, 0xFF65}, {0x10100, 0x10101}, {0x1039F, 0x1039F}, {0x103D0, 0x103D0},
+	{0x10857, 0x10857}, {0x1091F, 0x1091F}, {0x1093F, 0x1093F}, {0x10A50, 0x10A58},
+	{0x10A7F, 0x10A7F}, {0x10B39, 0x10B3F}, {0x110BB, 0x110BC}, {0x110BE, 0x110C1},
+	{0x12470, 0x12473},
+};
+static const struct rst_range rst_closers_set[] = {
+	{0x22, 0x22}, {0x27, 0x27}, {0x29, 0x29}, {0x3E, 0x3E}, {0x5D, 0x5D}, {0x7D, 0x7D},
+	{0xAB, 0xAB}, {0xBB, 0xBB}, {0xF3B, 0xF3B}, {0xF3D, 0xF3D}, {0x169C, 0x169C},
+	{0x2018, 0x201F}, {0x2039, 0x203A}, {0x2046, 0x2046}, {0x207E, 0x207E},
+	{0x208E, 0x208E}, {0x232A, 0x232A}, {0x2769, 0x2769}, {0x276B, 0x276B},
+	{0x276D, 0x276D}, {0x276F, 0x276F}, {0x2771, 0x2771}, {0x2773, 0x2773},
+	{0x2775, 0x2775}, {0x27C6, 0x27C6}, {0x27E7, 0x27E7}, {0x27E9, 0x27E9},
+	{0x27EB, 0x27EB}, {0x27ED, 0x27ED}, {0x27EF, 0x27EF}, {0x2984, 0x2984},
+	{0x2986, 0x2986}, {0x2988, 0x2988}, {0x298A, 0x298A}, {0x298C, 0x298C},
+	{0x298E, 0x298E}, {0x2990, 0x2990}, {0x2992, 0x2992}, {0x2994, 0x2994},
+	{0x2996, 0x2996}, {0x2998, 0x2998}, {0x29D9, 0x29D9}, {0x29DB, 0x29DB},
+	{0x29FD, 0x29FD}, {0x2E02, 0x2E05}, {0x2E09, 0x2E0A}, {0x2E0C, 0x2E0D},
+	{0x2E1C, 0x2E1D}, {0x2E20, 0x2E21}, {0x2E23, 0x2E23}, {0x2E25, 0x2E25},
+	{0x2E27, 0x2E27}, {0x2E29, 0x2E29}, {0x3009, 0x3009}, {0x300B, 0x300B},
+	{0x300D, 0x300D}, {0x300F, 0x300F}, {0x3011, 0x3011}, {0x3015, 0x3015},
+	{0x3017, 0x3017}, {0x3019, 0x3019}, {0x301B, 0x301B}, {0x301E, 0x301F},
+	{0xFD3F, 0xFD3F}, {0xFE18, 0xFE18}, {0xFE36, 0xFE36}, {0xFE38, 0xFE38},
+	{0xFE3A, 0xFE3A}, {0xFE3C, 0xFE3C}, {0xFE3E, 0xFE3E}, {0xFE40, 0xFE40},
+	{0xFE42, 0xFE42}, {0xFE44, 0xFE44}, {0xFE48, 0xFE48}, {0xFE5A, 0xFE5A},
+	{0xFE5C, 0xFE5C}, {0xFE5E, 0xFE5E}, {0xFF09, 0xFF09}, {0xFF3D, 0xFF3D},
+	{0xFF5D, 0xFF5D}, {0xFF60, 0xFF60}, {0xFF63, 0xFF63},
+};
+static const struct rst_range rst_space_set[] = {
+	{0x9, 0xD}, {0x1C, 0x20}, {0x85, 0x85}, {0xA0, 0xA0}, {0x1680, 0x1680},
+	{0x2000, 0x200A}, {0x2028, 0x2029}, {0x202F, 0x202F}, {0x205F, 0x205F},
+	{0x3000, 0x3000},
+};
+static const uint32_t rst_pairs[][2] = {
+	{0x22, 0x22}, {0x27, 0x27}, {0x28, 0x29}, {0x3C, 0x3E}, {0x5C, 0x5C}, {0x5B, 0x5D},
+	{0x7B, 0x7D}, {0xF3A, 0xF3B}, {0xF3C, 0xF3D}, {0x169B, 0x169C}, {0x2045, 0x2046},
+	{0x207D, 0x207E}, {0x208D, 0x208E}, {0x2329, 0x232A}, {0x2768, 0x2769},
+	{0x276A, 0x276B}, {0x276C, 0x276D}, {0x276E, 0x276F}, {0x2770, 0x2771},
+	{0x2772, 0x2773}, {0x2774, 0x2775}, {0x27C5, 0x27C6}, {0x27E6, 0x27E7},
+	{0x27E8, 0x27E9}, {0x27EA, 0x27EB}, {0x27EC, 0x27ED}, {0x27EE, 0x27EF},
+	{0x2983, 0x2984}, {0x2985, 0x2986}, {0x2987, 0x2988}, {0x2989, 0x298A},
+	{0x298B, 0x298C}, {0x298D, 0x298E}, {0x298F, 0x2990}, {0x2991, 0x2992},
+	{0x2993, 0x2994}, {0x2995, 0x2996}, {0x2997, 0x2998}, {0x29D8, 0x29D9},
+	{0x29DA, 0x29DB}, {0x29FC, 0x29FD}, {0x2E22, 0x2E23}, {0x2E24, 0x2E25},
+	{0x2E26, 0x2E27}, {0x2E28, 0x2E29}, {0x3008, 0x3009}, {0x300A, 0x300B},
+	{0x300C, 0x300D}, {0x300E, 0x300F}, {0x3010, 0x3011}, {0x3014, 0x3015},
+	{0x3016, 0x3017}, {0x3018, 0x3019}, {0x301A, 0x301B}, {0x301D, 0x301E},
+	{0x301D, 0x301F}, {0xFD3E, 0xFD3F}, {0xFE17, 0xFE18}, {0xFE35, 0xFE36},
+	{0xFE37, 0xFE38}, {0xFE39, 0xFE3A}, {0xFE3B, 0xFE3C}, {0xFE3D, 0xFE3E},
+	{0xFE3F, 0xFE40}, {0xFE41, 0xFE42}, {0xFE43, 0xFE44}, {0xFE47, 0xFE48},
+	{0xFE59, 0xFE5A}, {0xFE5B, 0xFE5C}, {0xFE5D, 0xFE5E}, {0xFF08, 0xFF09},
+	{0xFF3B, 0xFF3D}, {0xFF5B, 0xFF5D}, {0xFF5F, 0xFF60}, {0xFF62, 0xFF63}, {0xAB, 0xBB},
+	{0x2018, 0x2019}, {0x201C, 0x201D}, {0x2039, 0x203A}, {0x2E02, 0x2E03},
+	{0x2E04, 0x2E05}, {0x2E09, 0x2E0A}, {0x2E0C, 0x2E0D}, {0x2E1C, 0x2E1D},
+	{0x2E20, 0x2E21}, {0x201A, 0x201B}, {0x201E, 0x201F}, {0xBB, 0xAB}, {0x2019, 0x2018},
+	{0x201D, 0x201C}, {0x203A, 0x2039}, {0x2E03, 0x2E02}, {0x2E05, 0x2E04},
+	{0x2E0A, 0x2E09}, {0x2E0D, 0x2E0C}, {0x2E1D, 0x2E1C}, {0x2E21, 0x2E20},
+	{0x201B, 0x201A}, {0x201F, 0x201E}, {0xBB, 0xBB}, {0x2018, 0x201A}, {0x2019, 0x2019},
+	{0x201A, 0x2018}, {0x201A, 0x2019}, {0x201C, 0x201E}, {0x201E, 0x201C},
+	{0x201E, 0x201D}, {0x201D, 0x201D}, {0x203A, 0x203A},
+};
+static const char *const rst_schemes[] = {
+	"about", "acap", "addbook", "afp", "afs", "aim", "callto", "castanet", "chttp", "cid",
+	"crid", "data", "dav", "dict", "dns", "eid", "fax", "feed", "file", "finger", "freenet",
+	"ftp", "go", "gopher", "gsm-sms", "h323", "h324", "hdl", "hnews", "http", "https",
+	"hydra", "iioploc", "ilu", "im", "imap", "info", "ior", "ipp", "irc", "iris.beep",
+	"iseek", "jar", "javascript", "jdbc", "ldap", "lifn", "livescript", "lrq", "mailbox",
+	"mailserver", "mailto", "md5", "mid", "mocha", "modem", "mtqp", "mupdate", "news",
+	"nfs", "nntp", "opaquelocktoken", "phone", "pop", "pop3", "pres", "printer", "prospero",
+	"rdar", "res", "rtsp", "rvp", "rwhois", "rx", "sdp", "service", "shttp", "sip", "sips",
+	"smb", "snews", "snmp", "soap.beep", "soap.beeps", "ssh", "t120", "tag", "tcp", "tel",
+	"telephone", "telnet", "tftp", "tip", "tn3270", "tv", "urn", "uuid", "vemmi",
+	"videotex", "view-source", "wais", "whodp", "whois++", "x-man-page", "xmlrpc.beep",
+	"xmlrpc.beeps", "z39.50r", "z39.50s",
+};
+
+static bool in_set(const struct rst_range *r, size_t n, uint32_t cp)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (cp < r[mid].lo)
+			hi = mid;
+		else if (cp > r[mid].hi)
+			lo = mid + 1;
+		else
+			return true;
+	}
+	return false;
+}
+
+#define IN(set, cp) in_set(set, sizeof set / sizeof *set, cp)
+#define NOCP 0xFFFFFFFFu
+
+/* Code point at s[i] and its length (invalid bytes count as one U+FFFD). */
+static uint32_t cp_at(const char *s, size_t n, size_t i, size_t *len)
+{
+	const unsigned char *u = (const unsigned char *)s + i;
+	size_t avail = n - i;
+	if (i >= n) {
+		if (len)
+			*len = 0;
+		return NOCP;
+	}
+	uint32_t c = u[0];
+	size_t l = 1;
+	if (c >= 0xF0 && avail >= 4)
+		c = ((c & 7u) << 18) | ((u[1] & 63u) << 12) | ((u[2] & 63u) << 6) | (u[3] & 63u), l = 4;
+	else if (c >= 0xE0 && avail >= 3)
+		c = ((c & 15u) << 12) | ((u[1] & 63u) << 6) | (u[2] & 63u), l = 3;
+	else if (c >= 0xC0 && avail >= 2)
+		c = ((c & 31u) << 6) | (u[1] & 63u), l = 2;
+	else if (c >= 0x80)
+		c = 0xFFFD;
+	if (len)
+		*len = l;
+	return c;
+}
+
+static uint32_t cp_before(const char *s, size_t i)
+{
+	if (i == 0)
+		return NOCP;
+	size_t k = i - 1, back = 0;
+	while (k > 0 && back < 3 && ((unsigned char)s[k] & 0xC0) == 0x80) {
+		k--;
+		back++;
+	}
+	return cp_at(s, i, k, NULL);
+}
+
+static bool is_space(uint32_t cp) { return cp != NOCP && IN(rst_space_set, cp); }
+
+static bool start_prefix_ok(uint32_t prev)
+{
+	return prev == NOCP || is_space(prev) || IN(rst_openers_set, prev) || IN(rst_delimiters_set, prev);
+}
+
+static bool end_suffix_ok(uint32_t next)
+{
+	return next == NOCP || is_space(next) || (next < 128 && strchr("\\.,;!?", (int)next) && next) ||
+	       IN(rst_delimiters_set, next) || IN(rst_closers_set, next);
+}
+
+static bool quoted(uint32_t prev, uint32_t next)
+{
+	if (next == NOCP)
+		return true;
+	for (size_t k = 0; k < sizeof rst_pairs / sizeof *rst_pairs; k++)
+		if (rst_pairs[k][0] == prev && rst_pairs[k][1] == next)
+			return true;
+	return false;
+}
+
+static bool is_word(uint32_t cp)
+{
+	if (cp == NOCP || cp == '_')
+		return false;
+	if (cp < 128)
+		return (cp >= '0' && cp <= '9') || ((cp | 0x20) >= 'a' && (cp | 0x20) <= 'z');
+	return !is_space(cp) && !IN(rst_openers_set, cp) && !IN(rst_closers_set, cp) &&
+	       !IN(rst_delimiters_set, cp) && cp != 0xAB && cp != 0xBB;
+}
+
+/* ---- the parser state --------------------------------------------------- */
+
+enum kind { K_EMPH, K_STRONG, K_LITERAL, K_INTERP, K_TARGET, K_SUBST, K_N };
+
+struct il {
+	struct rst_ctx *c;
+	cmark_node *parent;
+	const char *s;
+	size_t n;
+	int line0;
+	size_t fail[K_N];   /* end searches from here on are known to fail */
+	size_t name_run_end; /* simplename cache */
+	size_t name_run_from;
+	size_t lpos;
+	int lline;
+	size_t seg;          /* start of the text not yet emitted */
+};
+
+static int line_of(struct il *p, size_t pos)
+{
+	if (pos < p->lpos) {
+		p->lpos = 0;
+		p->lline = p->line0;
+	}
+	for (; p->lpos < pos && p->lpos < p->n; p->lpos++)
+		if (p->s[p->lpos] == '\n')
+			p->lline++;
+	return p->lline;
+}
+
+static size_t backslashes_before(const char *s, size_t i, size_t lo)
+{
+	size_t k = 0;
+	while (i > lo + k && s[i - 1 - k] == '\\')
+		k++;
+	return k;
+}
+
+/* Append s[a..b) as text nodes, newlines as soft breaks; escapes processed
+ * unless raw. */
+static void put_text(cmark_node *parent, const char *s, size_t a, size_t b, bool raw)
+{
+	struct buf t = BUF_INIT;
+	for (size_t i = a; i < b; i++) {
+		char ch = s[i];
+		if (ch == '\\' && !raw) {
+			if (i + 1 < b) {
+				i++;
+				if (s[i] != ' ' && s[i] != '\n')
+					buf_putc(&t, s[i]);
+			}
+			continue;
+		}
+		if (ch == '\n') {
+			if (t.n)
+				ast_append(parent, ast_text(buf_cstr(&t)));
+			buf_reset(&t);
+			ast_append(parent, cmark_node_new(CMARK_NODE_SOFTBREAK));
+			continue;
+		}
+		buf_putc(&t, ch);
+	}
+	if (t.n)
+		ast_append(parent, ast_text(buf_cstr(&t)));
+	buf_free(&t);
+}
+
+/* s[a..b) with escapes removed and newlines as spaces, as a new string. */
+static char *unescape(const char *s, size_t a, size_t b)
+{
+	struct buf t = BUF_INIT;
+	for (size_t i = a; i < b; i++) {
+		if (s[i] == '\\' && i + 1 < b) {
+			i++;
+			if (s[i] != ' ' && s[i] != '\n')
+				buf_putc(&t, s[i]);
+			continue;
+		}
+		buf_putc(&t, s[i] == '\n' ? ' ' : s[i]);
+	}
+	return buf_detach(&t);
+}
+
+/* ---- end-string search -------------------------------------------------- */
+
+/* Is there a valid end-string `e` (len el) at j? */
+static bool end_at(struct il *p, size_t j, const char *e, size_t el, bool esc)
+{
+	if (j + el > p->n || memcmp(p->s + j, e, el))
+		return false;
+	uint32_t prev = cp_before(p->s, j);
+	if (prev == NOCP || is_space(prev))
+		return false;
+	if (esc && backslashes_before(p->s, j, 0) % 2)
+		return false;
+	return end_suffix_ok(cp_at(p->s, p->n, j + el, NULL));
+}
+
+/* First valid end-string of kind k at or after `from`; n when none. */
+static size_t find_end(struct il *p, enum kind k, size_t from, const char *e, size_t el)
+{
+	if (from >= p->fail[k])
+		return p->n;
+	bool esc = k != K_LITERAL;
+	for (size_t j = from; j < p->n; j++) {
+		if (p->s[j] != e[0])
+			continue;
+		if (k == K_EMPH && j + 1 < p->n && p->s[j + 1] == '*' && end_at(p, j + 1, "*", 1, true))
+			continue; /* "**" at the end: the last one closes */
+		if (end_at(p, j, e, el, esc))
+			return j;
+	}
+	p->fail[k] = from;
+	return p->n;
+}
+
+/* Length of a simplename at i (0 when none). */
+static size_t simplename(const char *s, size_t n, size_t i)
+{
+	size_t j = i, l;
+	if (!is_word(cp_at(s, n, j, &l)))
+		return 0;
+	for (;;) {
+		while (is_word(cp_at(s, n, j, &l)))
+			j += l;
+		if (j + 1 < n && strchr("-._+:", s[j]) && s[j] && is_word(cp_at(s, n, j + 1, NULL)))
+			j++;
+		else
+			break;
+	}
+	return j - i;
+}
+
+/* ---- node builders ------------------------------------------------------ */
+
+static cmark_node *add_inline(struct il *p, cmark_node *n)
+{
+	return ast_append(p->parent, n) ? n : NULL;
+}
+
+static void wrap_text(struct il *p, cmark_node_type t, char *text)
+{
+	cmark_node *n = add_inline(p, cmark_node_new(t));
+	if (n)
+		ast_append(n, ast_text(text));
+	free(text);
+}
+
+static cmark_node *custom_text(struct il *p, const char *open, const char *close, char *text)
+{
+	cmark_node *n = add_inline(p, ast_custom_inline(open, close));
+	if (n)
+		ast_append(n, ast_text(text));
+	free(text);
+	return n;
+}
+
+static cmark_node *new_link(struct il *p, const char *text, const char *url, size_t pos)
+{
+	cmark_node *l = cmark_node_new(CMARK_NODE_LINK);
+	cmark_node_set_url(l, url ? url : "");
+	ast_set_line(l, line_of(p, pos));
+	ast_append(l, ast_text(text));
+	return add_inline(p, l);
+}
+
+static void record_ref(struct il *p, cmark_node *link, const char *name, bool anon, size_t pos)
+{
+	if (!link)
+		return;
+	struct rst_ref *r = &RST_PUSH(p->c->refs);
+	r->link = link;
+	r->line = line_of(p, pos);
+	if (anon)
+		r->anon = p->c->anon_refs++;
+	else
+		r->name = rst_normalize_name(name, strlen(name));
+}
+
+static void put_code(struct il *p, char *text)
+{
+	cmark_node *n = cmark_node_new(CMARK_NODE_CODE);
+	cmark_node_set_literal(n, text);
+	add_inline(p, n);
+	free(text);
+}
+
+/* ---- constructs ---------------------------------------------------------- */
+
+/* A valid end of interpreted text at j ("`" + optional :role: + optional
+ * "_"/"__"); *role and *rl: the suffix role;, *refend the underscores, *end past it. */
+static bool interp_end_at(struct il *p, size_t j, size_t *role, size_t *rl, int *refend, size_t *end)
+{
+	const char *s = p->s;
+	if (s[j] != '`')
+		return false;
+	uint32_t prev = cp_before(s, j);
+	if (prev == NOCP || is_space(prev) || backslashes_before(s, j, 0) % 2)
+		return false;
+	size_t k = j + 1, r = 0, rlen = 0;
+	if (k < p->n && s[k] == ':') {
+		size_t nl = simplename(s, p->n, k + 1);
+		if (nl && k + 1 + nl < p->n && s[k + 1 + nl] == ':') {
+			r = k + 1;
+			rlen = nl;
+		}
+	}
+	size_t after_role = r ? r + rlen + 1 : k;
+	/* longest suffix first, like the regular expression's backtracking */
+	for (int withrole = r ? 1 : 0; withrole >= 0; withrole--) {
+		size_t base = withrole ? after_role : k;
+		for (int u = 2; u >= 0; u--) {
+			bool ok = true;
+			for (int q = 0; q < u; q++)
+				if (base + (size_t)q >= p->n || s[base + (size_t)q] != '_')
+					ok = false;
+			if (!ok || !end_suffix_ok(cp_at(s, p->n, base + (size_t)u, NULL)))
+				continue;
+			*role = withrole ? r : 0;
+			*rl = withrole ? rlen : 0;
+			*refend = u;
+			*end = base + (size_t)u;
+			return true;
+		}
+	}
+	return false;
+}
+
+static size_t find_interp_end(struct il *p, size_t from, size_t *role, size_t *rl, int *refend, size_t *end)
+{
+	if (from >= p->fail[K_INTERP])
+		return p->n;
+	for (size_t j = from; j < p->n; j++)
+		if (p->s[j] == '`' && interp_end_at(p, j, role, rl, refend, end))
+			return j;
+	p->fail[K_INTERP] = from;
+	return p->n;
+}
+
+/* Embedded "<uri>" at the end of a phrase s[a..b): its '<' or b when none. */
+static size_t embedded_at(const char *s, size_t a, size_t b)
+{
+	if (b - a < 3 || s[b - 1] != '>' || s[b - 2] == ' ' || s[b - 2] == '\n' || s[b - 2] == '\\')
+		return b;
+	size_t k = b - 1;
+	while (k > a && s[k - 1] != '<' && s[k - 1] != '>')
+		k--;
+	if (k == a || s[k - 1] != '<')
+		return b;
+	size_t lt = k - 1;
+	if (s[lt + 1] == ' ' || s[lt + 1] == '\n' || s[lt + 1] == '>')
+		return b;
+	if (lt > a && s[lt - 1] != ' ' && s[lt - 1] != '\n')
+		return b;
+	return lt;
+}
+
+static void phrase_ref(struct il *p, size_t a, size_t b, bool anon, size_t pos)
+{
+	const char *s = p->s;
+	size_t lt = embedded_at(s, a, b);
+	char *text, *url = NULL, *alias = NULL;
+	if (lt < b) {
+		struct buf t = BUF_INIT;
+		for (size_t k = lt + 1; k + 1 < b; k++) {
+			if (s[k] == '\\' && k + 2 < b) {
+				k++;
+				if (s[k] != ' ' && s[k] != '\n')
+					buf_putc(&t, s[k]);
+				continue;
+			}
+			if (s[k] != ' ' && s[k] != '\n')
+				buf_putc(&t, s[k]);
+		}
+		size_t tn = t.n;
+		bool is_alias = tn > 1 && t.p[tn - 1] == '_' && s[b - 3] != '\\';
+		if (is_alias) {
+			size_t x = 0, y = tn - 1;
+			if (y > 1 && t.p[0] == '`' && t.p[y - 1] == '`') {
+				x = 1;
+				y--;
+			}
+			alias = xstrndup(t.p + x, y - x);
+		} else
+			url = xstrdup(buf_cstr(&t));
+		size_t e = lt;
+		while (e > a && (s[e - 1] == ' ' || s[e - 1] == '\n'))
+			e--;
+		text = e > a ? unescape(s, a, e) : xstrdup(buf_cstr(&t));
+		buf_free(&t);
+	} else
+		text = unescape(s, a, b);
+	cmark_node *link = new_link(p, text, url, pos);
+	if (url) {
+		if (!anon && *text)
+			rst_add_target(p->c, text, strlen(text), RST_T_URL, url, line_of(p, pos));
+	} else if (alias) {
+		record_ref(p, link, alias, false, pos);
+		if (!anon) {
+			char *an = rst_normalize_name(alias, strlen(alias));
+			rst_add_target(p->c, text, strlen(text), RST_T_INDIRECT, an, line_of(p, pos));
+			free(an);
+		}
+	} else
+		record_ref(p, link, text, anon, pos);
+	free(text);
+	free(url);
+	free(alias);
+}
+
+static void link_to(struct il *p, char *text, const char *url, size_t pos)
+{
+	new_link(p, text, url, pos);
+	free(text);
+}
+
+/* Interpreted text s[a..b) with a role (NULL: the default role). */
+static void interpreted(struct il *p, const char *role, size_t rl, size_t a, size_t b, size_t pos)
+{
+	char r[64];
+	if (rl >= sizeof r)
+		rl = sizeof r - 1;
+	for (size_t k = 0; k < rl; k++)
+		r[k] = (char)(role[k] >= 'A' && role[k] <= 'Z' ? role[k] + 32 : role[k]);
+	r[rl] = 0;
+	char *text = unescape(p->s, a, b);
+	if (!rl || !strcmp(r, "title-reference") || !strcmp(r, "title") || !strcmp(r, "t"))
+		custom_text(p, "<cite>", "</cite>", text);
+	else if (!strcmp(r, "emphasis"))
+		wrap_text(p, CMARK_NODE_EMPH, text);
+	else if (!strcmp(r, "strong"))
+		wrap_text(p, CMARK_NODE_STRONG, text);
+	else if (!strcmp(r, "literal") || !strcmp(r, "code") || !strcmp(r, "command") ||
+		 !strcmp(r, "file") || !strcmp(r, "samp"))
+		put_code(p, text);
+	else if (!strcmp(r, "sub") || !strcmp(r, "subscript"))
+		custom_text(p, "<sub>", "</sub>", text);
+	else if (!strcmp(r, "sup") || !strcmp(r, "superscript"))
+		custom_text(p, "<sup>", "</sup>", text);
+	else if (!strcmp(r, "abbreviation") || !strcmp(r, "ab") || !strcmp(r, "acronym") || !strcmp(r, "ac"))
+		custom_text(p, "<abbr>", "</abbr>", text);
+	else if (!strcmp(r, "math"))
+		custom_text(p, "<span class=\"math\">", "</span>", text);
+	else if (!strcmp(r, "pep-reference") || !strcmp(r, "pep")) {
+		char *url = xasprintf("https://peps.python.org/pep-%04d/", atoi(text));
+		char *label = xasprintf("PEP %s", text);
+		link_to(p, label, url, pos);
+		free(url);
+		free(text);
+	} else if (!strcmp(r, "rfc-reference") || !strcmp(r, "rfc")) {
+		char *url = xasprintf("https://tools.ietf.org/html/rfc%d.html", atoi(text));
+		char *label = xasprintf("RFC %s", text);
+		link_to(p, label, url, pos);
+		free(url);
+		free(text);
+	} else {
+		rst_warn(p->c, line_of(p, pos), "Unknown interpreted text role \"%s\".", r);
+		put_text(p->parent, p->s, a, b, false);
+		free(text);
+	}
+}
+
+static void inline_target(struct il *p, size_t a, size_t b, size_t pos)
+{
+	char *text = unescape(p->s, a, b);
+	char *name = rst_normalize_name(text, strlen(text));
+	char *id = rst_make_id(name);
+	struct buf h = BUF_INIT;
+	buf_puts(&h, "<span class=\"target\" id=\"");
+	buf_puts_html(&h, id);
+	buf_puts(&h, "\">");
+	custom_text(p, buf_cstr(&h), "</span>", text);
+	rst_add_target(p->c, name, strlen(name), RST_T_ID, id, line_of(p, pos));
+	buf_free(&h);
+	free(name);
+	free(id);
+}
+
+static const struct rst_subst *find_subst(struct rst_ctx *c, const char *name)
+{
+	for (size_t k = 0; k < c->substs.n; k++)
+		if (!strcmp(c->substs.v[k].name, name))
+			return &c->substs.v[k];
+	for (size_t k = 0; k < c->substs.n; k++)
+		if (!strcasecmp(c->substs.v[k].name, name))
+			return &c->substs.v[k];
+	return NULL;
+}
+
+static void substitution(struct il *p, size_t a, size_t b, int refend, size_t pos)
+{
+	char *name = unescape(p->s, a, b);
+	char *norm = rst_normalize_name(name, strlen(name));
+	struct rst_subst *sd = (struct rst_subst *)find_subst(p->c, name);
+	cmark_node *target = p->parent;
+	cmark_node *link = NULL;
+	if (refend && sd) {
+		link = cmark_node_new(CMARK_NODE_LINK);
+		ast_set_line(link, line_of(p, pos));
+		if (!ast_append(p->parent, link))
+			link = NULL;
+		else {
+			record_ref(p, link, name, refend == 2, pos);
+			target = link;
+		}
+	}
+	if (!sd) {
+		rst_warn(p->c, line_of(p, pos), "Undefined substitution referenced: \"%s\".", name);
+		put_text(p->parent, p->s, a - 1, b + 1 + (size_t)refend, true);
+	} else if (sd->busy || p->c->subst_depth > 8) {
+		rst_warn(p->c, line_of(p, pos), "Circular substitution definition referenced: \"%s\".", name);
+		ast_append(target, ast_text(name));
+	} else if (sd->kind == RST_S_IMAGE) {
+		cmark_node *img = cmark_node_new(CMARK_NODE_IMAGE);
+		cmark_node_set_url(img, sd->val);
+		ast_append(img, ast_text(sd->alt ? sd->alt : name));
+		ast_append(target, img);
+	} else {
+		sd->busy = true;
+		p->c->subst_depth++;
+		char *val = xstrdup(sd->val);
+		size_t idx = (size_t)(sd - p->c->substs.v);
+		rst_inline(p->c, target, val, strlen(val), line_of(p, pos));
+		free(val);
+		p->c->subst_depth--;
+		p->c->substs.v[idx].busy = false;
+	}
+	free(name);
+	free(norm);
+}
+
+static void footnote_ref(struct il *p, size_t a, size_t b, size_t pos)
+{
+	cmark_node *n = add_inline(p, ast_custom_inline("", ""));
+	if (!n)
+		return;
+	struct rst_fn *r = &RST_PUSH(p->c->fnrefs);
+	r->node = n;
+	r->label = xstrndup(p->s + a, b - a);
+	r->line = line_of(p, pos);
+	char ch = p->s[a];
+	r->citation = !((ch >= '0' && ch <= '9') || ch == '#' || ch == '*');
+}
+
+/* Label of a footnote reference "[label]_" at i; its length or 0. */
+static size_t footnote_label(const char *s, size_t n, size_t i)
+{
+	size_t k = i + 1, l;
+	if (k < n && s[k] >= '0' && s[k] <= '9') {
+		while (k < n && s[k] >= '0' && s[k] <= '9')
+			k++;
+	} else if (k < n && s[k] == '#') {
+		k++;
+		k += simplename(s, n, k);
+	} else if (k < n && s[k] == '*') {
+		k++;
+	} else if ((l = simplename(s, n, k)) > 0) {
+		k += l;
+	} else
+		return 0;
+	if (k + 1 < n && s[k] == ']' && s[k + 1] == '_' && end_suffix_ok(cp_at(s, n, k + 2, NULL)))
+		return k - i - 1;
+	return 0;
+}
+
+/* ---- standalone URIs and e-mail addresses (between markup) -------------- */
+
+struct implicit {
+	size_t run_from, run_end, best; /* URI cache */
+	size_t mrun_from, mrun_end;     /* e-mail local-part cache */
+};
+
+static bool uric(char ch)
+{
+	return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+	       (ch && strchr("-_.!~*'()[];/:@&=+$,%", ch));
+}
+
+static bool urilast(char ch)
+{
+	return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+	       (ch && strchr("_~*/=+", ch));
+}
+
+static bool emailc(char ch)
+{
+	return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+	       (ch && strchr("-_!~*'{|}/#?^`&=+$%", ch));
+}
+
+static int scheme_cmp(const void *k, const void *e)
+{
+	return strcasecmp((const char *)k, *(const char *const *)e);
+}
+
+static bool known_scheme(const char *s, size_t n)
+{
+	char buf[32];
+	if (n == 0 || n >= sizeof buf)
+		return false;
+	memcpy(buf, s, n);
+	buf[n] = 0;
+	return bsearch(buf, rst_schemes, sizeof rst_schemes / sizeof *rst_schemes, sizeof *rst_schemes,
+		       scheme_cmp) != NULL;
+}
+
+/* Largest end e in (lo, R] such that the URI may end there. */
+static size_t uri_best_end(struct il *p, size_t lo, size_t R)
+{
+	const char *s = p->s;
+	for (size_t e = R; e > lo; e--) {
+		char last = s[e - 1];
+		bool ok = urilast(last) || (uric(last) && e < p->n && s[e] == '>');
+		if (ok && end_suffix_ok(cp_at(s, p->n, e, NULL)))
+			return e;
+	}
+	return 0;
+}
+
+/* A standalone URI at i (segment text); its end or 0. */
+static size_t try_uri(struct il *p, struct implicit *im, size_t i, size_t b, size_t *colon)
+{
+	const char *s = p->s;
+	size_t k = i;
+	if (!((s[k] | 0x20) >= 'a' && (s[k] | 0x20) <= 'z'))
+		return 0;
+	while (k < b && k - i < 32 &&
+	       (((s[k] | 0x20) >= 'a' && (s[k] | 0x20) <= 'z') || (s[k] >= '0' && s[k] <= '9') || s[k] == '.' ||
+		s[k] == '+' || s[k] == '-'))
+		k++;
+	if (k >= b || s[k] != ':' || !known_scheme(s + i, k - i))
+		return 0;
+	*colon = k;
+	if (!(im->run_from <= k + 1 && k + 1 < im->run_end)) {
+		size_t R = k + 1;
+		while (R < b && (uric(s[R]) || s[R] == '?' || s[R] == '#'))
+			R++;
+		im->run_from = k + 1;
+		im->run_end = R;
+		im->best = uri_best_end(p, k + 1, R);
+	}
+	return im->best > k + 1 ? im->best : 0;
+}
+
+static size_t try_email(struct il *p, struct implicit *im, size_t i, size_t b)
+{
+	const char *s = p->s;
+	if (!(im->mrun_from <= i && i < im->mrun_end)) {
+		size_t k = i;
+		while (k < b && (emailc(s[k]) || s[k] == '.'))
+			k++;
+		im->mrun_from = i;
+		im->mrun_end = k;
+	}
+	size_t at = im->mrun_end;
+	if (at >= b || s[at] != '@' || at == i || s[i] == '.' || s[at - 1] == '.')
+		return 0;
+	size_t R = at + 1;
+	while (R < b && (emailc(s[R]) || s[R] == '.'))
+		R++;
+	if (R == at + 1)
+		return 0;
+	size_t e = uri_best_end(p, at + 1, R);
+	return e > at + 1 ? e : 0;
+}
+
+static void implicit(struct il *p, size_t a, size_t b)
+{
+	struct implicit im = {0, 0, 0, 0, 0};
+	const char *s = p->s;
+	size_t t = a;
+	for (size_t i = a; i < b; i++) {
+		if (s[i] == '\\') {
+			i++;
+			continue;
+		}
+		unsigned char ch = (unsigned char)s[i];
+		if (ch >= 0x80 || !emailc((char)ch))
+			continue;
+		uint32_t prev = i == a ? NOCP : cp_before(s, i);
+		if (!start_prefix_ok(prev) || (i > a && s[i - 1] == '\\'))
+			continue;
+		size_t colon = 0, e = try_uri(p, &im, i, b, &colon);
+		bool mail = false;
+		if (!e) {
+			e = try_email(p, &im, i, b);
+			mail = e > 0;
+		}
+		if (!e)
+			continue;
+		put_text(p->parent, s, t, i, false);
+		char *text = unescape(s, i, e);
+		char *url = mail ? xasprintf("mailto:%s", text) : xstrdup(text);
+		link_to(p, text, url, i);
+		free(url);
+		t = e;
+		i = e - 1;
+	}
+	put_text(p->parent, s, t, b, false);
+}
+
+/* ---- the main scan ------------------------------------------------------- */
+
+static void flush(struct il *p, size_t upto)
+{
+	implicit(p, p->seg, upto);
+	p->seg = upto;
+}
+
+/* Try the markup starting at i: its end (> i), 0 when there is none, or
+ * (size_t)-1 - len when a start-string of len bytes has no end-string. The
+ * text before i is flushed (flush) just before the first node is added. */
+static size_t try_markup(struct il *p, size_t i)
+{
+	const char *s = p->s;
+	size_t n = p->n;
+	char ch = s[i];
+	uint32_t prev = cp_before(s, i);
+	if (!start_prefix_ok(prev))
+		return 0;
+	if (ch == '*') {
+		size_t sl = (i + 1 < n && s[i + 1] == '*') ? 2 : 1;
+		uint32_t nx = cp_at(s, n, i + sl, NULL);
+		if (nx == NOCP || is_space(nx) || quoted(prev, nx))
+			return 0;
+		enum kind k = sl == 2 ? K_STRONG : K_EMPH;
+		size_t e = find_end(p, k, i + sl + 1, sl == 2 ? "**" : "*", sl);
+		if (e >= n) {
+			rst_warn(p->c, line_of(p, i), "Inline %s start-string without end-string.",
+				 sl == 2 ? "strong" : "emphasis");
+			return (size_t)-1 - sl;
+		}
+		flush(p, i);
+		wrap_text(p, sl == 2 ? CMARK_NODE_STRONG : CMARK_NODE_EMPH, unescape(s, i + sl, e));
+		return e + sl;
+	}
+	if (ch == '`' && i + 1 < n && s[i + 1] == '`') {
+		uint32_t nx = cp_at(s, n, i + 2, NULL);
+		if (nx == NOCP || is_space(nx) || quoted(prev, nx))
+			return 0;
+		size_t e = find_end(p, K_LITERAL, i + 3, "``", 2);
+		if (e >= n) {
+			rst_warn(p->c, line_of(p, i), "Inline literal start-string without end-string.");
+			return (size_t)-1 - 2;
+		}
+		flush(p, i);
+		char *lit = xstrndup(s + i + 2, e - i - 2);
+		for (char *q = lit; *q; q++)
+			if (*q == '\n')
+				*q = ' ';
+		put_code(p, lit);
+		return e + 2;
+	}
+	if (ch == '`' || (ch == ':' && i + 1 < n)) {
+		size_t role = 0, rl = 0, open = i;
+		if (ch == ':') {
+			rl = simplename(s, n, i + 1);
+			if (!rl || i + rl + 2 >= n || s[i + rl + 1] != ':' || s[i + rl + 2] != '`' ||
+			    (i + rl + 3 < n && s[i + rl + 3] == '`'))
+				return 0;
+			role = i + 1;
+			open = i + rl + 2;
+		}
+		uint32_t nx = cp_at(s, n, open + 1, NULL);
+		if (nx == NOCP || is_space(nx) || quoted(prev, nx))
+			return 0;
+		size_t srole = 0, srl = 0, end = 0;
+		int refend = 0;
+		size_t e = find_interp_end(p, open + 2, &srole, &srl, &refend, &end);
+		if (e >= n) {
+			rst_warn(p->c, line_of(p, i), "Inline interpreted text or phrase reference start-string "
+						      "without end-string.");
+			return (size_t)-1 - (open + 1 - i);
+		}
+		flush(p, i);
+		if (role && srole)
+			rst_warn(p->c, line_of(p, i), "Multiple roles in interpreted text (both prefix and suffix "
+						      "present; only one allowed).");
+		if (!role && srole) {
+			role = srole;
+			rl = srl;
+		}
+		if (refend) {
+			if (role)
+				rst_warn(p->c, line_of(p, i), "Mismatch: both interpreted text role %s and "
+							      "reference suffix.", srole ? "suffix" : "prefix");
+			phrase_ref(p, open + 1, e, refend == 2, i);
+		} else
+			interpreted(p, role ? s + role : NULL, rl, open + 1, e, i);
+		return end;
+	}
+	if (ch == '_' && i + 1 < n && s[i + 1] == '`') {
+		uint32_t nx = cp_at(s, n, i + 2, NULL);
+		if (nx == NOCP || is_space(nx) || quoted(prev, nx))
+			return 0;
+		size_t e = find_end(p, K_TARGET, i + 3, "`", 1);
+		if (e >= n) {
+			rst_warn(p->c, line_of(p, i), "Inline target start-string without end-string.");
+			return (size_t)-1 - 2;
+		}
+		flush(p, i);
+		inline_target(p, i + 2, e, i);
+		return e + 1;
+	}
+	if (ch == '|' && i + 1 < n && s[i + 1] != '|') {
+		uint32_t nx = cp_at(s, n, i + 1, NULL);
+		if (nx == NOCP || is_space(nx) || quoted(prev, nx))
+			return 0;
+		size_t e = i + 2;
+		int refend = 0;
+		if (i + 2 >= p->fail[K_SUBST])
+			e = n;
+		for (; e < n; e++) {
+			if (s[e] != '|')
+				continue;
+			uint32_t pv = cp_before(s, e);
+			if (is_space(pv) || backslashes_before(s, e, 0) % 2)
+				continue;
+			int u;
+			for (u = 2; u >= 0; u--) {
+				bool ok = true;
+				for (int q = 0; q < u; q++)
+					if (e + 1 + (size_t)q >= n || s[e + 1 + (size_t)q] != '_')
+						ok = false;
+				if (ok && end_suffix_ok(cp_at(s, n, e + 1 + (size_t)u, NULL)))
+					break;
+			}
+			if (u >= 0) {
+				refend = u;
+				break;
+			}
+		}
+		if (e >= n) {
+			if (i + 2 < p->fail[K_SUBST])
+				p->fail[K_SUBST] = i + 2;
+			rst_warn(p->c, line_of(p, i), "Inline substitution_reference start-string without "
+						      "end-string.");
+			return (size_t)-1 - 1;
+		}
+		flush(p, i);
+		substitution(p, i + 1, e, refend, i);
+		return e + 1 + (size_t)refend;
+	}
+	if (ch == '[') {
+		size_t l = footnote_label(s, n, i);
+		if (!l)
+			return 0;
+		flush(p, i);
+		footnote_ref(p, i + 1, i + 1 + l, i);
+		return i + l + 3;
+	}
+	if (is_word(cp_at(s, n, i, NULL))) {
+		size_t end;
+		if (p->name_run_from <= i && i < p->name_run_end)
+			end = p->name_run_end;
+		else {
+			end = i + simplename(s, n, i);
+			p->name_run_from = i;
+			p->name_run_end = end;
+		}
+		if (end >= n || s[end] != '_')
+			return 0;
+		int u = (end + 1 < n && s[end + 1] == '_') ? 2 : 1;
+		if (!end_suffix_ok(cp_at(s, n, end + (size_t)u, NULL))) {
+			if (u == 1 || !end_suffix_ok(cp_at(s, n, end + 1, NULL)))
+				return 0;
+			u = 1;
+		}
+		flush(p, i);
+		char *name = xstrndup(s + i, end - i);
+		cmark_node *link = new_link(p, name, NULL, i);
+		record_ref(p, link, name, u == 2, i);
+		free(name);
+		return end + (size_t)u;
+	}
+	return 0;
+}
+
+void rst_inline(struct rst_ctx *c, cmark_node *parent, const char *s, size_t n, int line)
+{
+	if (!parent)
+		return;
+	struct il p;
+	memset(&p, 0, sizeof p);
+	p.c = c;
+	p.parent = parent;
+	p.s = s;
+	p.n = n;
+	p.line0 = p.lline = line;
+	for (int k = 0; k < K_N; k++)
+		p.fail[k] = (size_t)-1;
+	for (size_t i = 0; i < n;) {
+		char ch = s[i];
+		if (ch == '\\') {
+			i += 2;
+			continue;
+		}
+		if (!(ch == '*' || ch == '`' || ch == '_' || ch == '|' || ch == '[' || ch == ':' ||
+		      (unsigned char)ch >= 0x80 || ((ch | 0x20) >= 'a' && (ch | 0x20) <= 'z') ||
+		      (ch >= '0' && ch <= '9'))) {
+			i++;
+			continue;
+		}
+		size_t r = try_markup(&p, i);
+		if (r == 0) {
+			size_t l = 1;
+			cp_at(s, n, i, &l);
+			i += l ? l : 1;
+		} else if (r > (size_t)-1 - 8) {
+			i += (size_t)-1 - r; /* no end-string: the start-string stays text */
+		} else {
+			i = r;
+			p.seg = r;
+		}
+	}
+	implicit(&p, p.seg, n);
+}
