@@ -109,8 +109,9 @@ static bool match_text_rules(const struct site *s, const struct cfg_match *m,
 	for (size_t i = 0; i < r->nrefs; i++) {
 		const struct doc *d = &s->docs[r->refs[i].doc];
 		int h = d->cites[r->refs[i].cite].heading;
-		/* the section and every section around it */
-		for (; h >= 0; h = d->headings[h].parent)
+		/* the section and every section around it, but not the document's
+		 * title: it names the whole document, not this entry's subject */
+		for (; h >= 0 && d->headings[h].level > 1; h = d->headings[h].parent)
 			for (size_t k = 0; k < m->nheadings; k++)
 				if (has_word(d->headings[h].text, m->headings[k]))
 					return true;
