@@ -289,7 +289,8 @@ static void describe(struct doc *doc, struct citation *c, cmark_node *link, cons
 		cut(entry_text, c->text);
 		if (c->bare)
 			cut(entry_text, c->url);
-		cut(entry_text, label_prefix);
+		if (c->bare || generic_label(label_prefix))
+			cut(entry_text, label_prefix);
 		desc = trim_seps(entry_text);
 	}
 	char *t = trim_seps(title);
@@ -308,6 +309,17 @@ static void describe(struct doc *doc, struct citation *c, cmark_node *link, cons
 	(void)doc;
 }
 
+/* Autolinked URLs carry no position: use the nearest ancestor's line. */
+static int line_of(cmark_node *n)
+{
+	for (; n; n = cmark_node_parent(n)) {
+		int l = ast_line(n);
+		if (l > 0)
+			return l;
+	}
+	return 0;
+}
+
 static bool is_relative_ref(const char *url)
 {
 	if (!*url || url[0] == '/' )
@@ -324,7 +336,7 @@ static void add_ilink(struct doc *doc, cmark_node *n, const char *url)
 	struct ilink *l = &doc->ilinks[doc->nilinks++];
 	memset(l, 0, sizeof *l);
 	l->url = xstrdup(url);
-	l->line = ast_line(n);
+	l->line = line_of(n);
 	l->col = cmark_node_get_start_column(n);
 	l->node = n;
 	l->target = -1;
@@ -408,7 +420,7 @@ void extract_doc(struct doc *doc)
 				c->url = xstrdup(url);
 				c->canonical = url_canonical(url);
 				c->text = doc_node_text(n);
-				c->line = ast_line(n);
+				c->line = line_of(n);
 				c->col = cmark_node_get_start_column(n);
 				c->heading = section;
 				c->node = n;

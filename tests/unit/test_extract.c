@@ -1,0 +1,143 @@
+/* extract: citation titles, descriptions and sections from the entry shapes
+ * resource lists use, in both formats; heading ids; internal links. */
+#include "testutil.h"
+#include "extract.h"
+#include "md.h"
+#include "rst.h"
+
+static void load(struct doc *d, const char *text, bool rst)
+{
+	memset(d, 0, sizeof *d);
+	d->shown = strdup(rst ? "t.rst" : "t.md");
+	d->relpath = strdup(d->shown);
+	if (rst) {
+		struct rst_options o = {0};
+		d->tree = rst_parse(text, strlen(text), d->shown, &o, &d->diags);
+	} else
+		d->tree = md_parse(text, strlen(text), d->shown, false, &d->diags);
+	extract_doc(d);
+}
+
+static const struct citation *cite(const struct doc *d, const char *canonical)
+{
+	for (size_t i = 0; i < d->ncites; i++)
+		if (d->cites[i].canonical && !strcmp(d->cites[i].canonical, canonical))
+			return &d->cites[i];
+	fail_msg("no citation of %s", canonical);
+	return NULL;
+}
+
+static void test_markdown_shapes(void **state)
+{
+	(void)state;
+	struct doc d;
+	load(&d,
+	     "# Refs\n\n## Flash Attention\n"
+	     "- **Flash Attention Paper**: https://arxiv.org/abs/2205.14135\n"
+	     "- [xFormers](https://github.com/facebookresearch/xformers) - Hackable transformers\n\n"
+	     "## Triton\n"
+	     "1. Triton docs: https://triton-lang.org/\n"
+	     "- [Dao-AILab/flash-attention](https://github.com/Dao-AILab/flash-attention), "
+	     "[paper](https://arxiv.org/abs/2205.14135)\n",
+	     false);
+	assert_int_equal(d.ncites, 5);
+	const struct citation *c = cite(&d, "https://arxiv.org/abs/2205.14135");
+	assert_string_equal(c->title, "Flash Attention Paper");
+	assert_true(c->bare);
+	assert_int_equal(c->line, 4);
+	assert_string_equal(d.headings[c->heading].text, "Flash Attention");
+	c = cite(&d, "https://github.com/facebookresearch/xformers");
+	assert_string_equal(c->title, "xFormers");
+	assert_string_equal(c->desc, "Hackable transformers");
+	c = cite(&d, "https://triton-lang.org");
+	assert_string_equal(c->title, "Triton docs");
+	assert_string_equal(d.headings[c->heading].id, "triton");
+	assert_string_equal(d.cites[4].title, "Dao-AILab/flash-attention (paper)");
+	doc_free(&d);
+}
+
+static void test_rst_shapes(void **state)
+{
+	(void)state;
+	struct doc d;
+	load(&d,
+	     "Papers\n======\n\n"
+	     "* `Triton Documentation <https://triton-lang.org/>`_ - Official docs\n\n"
+	     "**Flash Attention** - Dao et al., 2022\n\n"
+	     "   Seminal paper on O(N) memory attention algorithm\n\n"
+	     "   * Paper: `arXiv:2205.14135 <https://arxiv.org/abs/2205.14135>`_\n"
+	     "   * Key contribution: Online softmax algorithm\n\n"
+	     "7. Peter Goldsborough. `\"Custom C++ and CUDA Extensions\" "
+	     "<https://pytorch.org/tutorials/advanced/cpp_extension.html>`_ PyTorch Tutorial.\n",
+	     true);
+	assert_int_equal(d.ncites, 3);
+	const struct citation *c = cite(&d, "https://triton-lang.org");
+	assert_string_equal(c->title, "Triton Documentation");
+	assert_string_equal(c->desc, "Official docs");
+	c = cite(&d, "https://arxiv.org/abs/2205.14135");
+	assert_string_equal(c->title, "Flash Attention");
+	assert_string_equal(c->text, "arXiv:2205.14135");
+	assert_non_null(strstr(c->desc, "Dao et al., 2022"));
+	assert_non_null(strstr(c->desc, "Seminal paper"));
+	assert_int_equal(c->line, 10);
+	c = cite(&d, "https://pytorch.org/tutorials/advanced/cpp_extension.html");
+	assert_string_equal(c->title, "Custom C++ and CUDA Extensions");
+	assert_non_null(strstr(c->desc, "Peter Goldsborough"));
+	doc_free(&d);
+}
+
+static void test_headings_and_internal_links(void **state)
+{
+	(void)state;
+	struct doc d;
+	load(&d,
+	     "# T\n## Setup\n## Setup\n## Setup\n"
+	     "See [guide](cuda_setup.md#install), [top](#t) and [x](https://x.org/).\n",
+	     false);
+	assert_int_equal(d.nheadings, 4);
+	assert_string_equal(d.headings[1].id, "setup");
+	assert_string_equal(d.headings[2].id, "setup-1");
+	assert_string_equal(d.headings[3].id, "setup-2");
+	assert_int_equal(d.headings[2].parent, 0);
+	assert_int_equal(d.nilinks, 2);
+	assert_string_equal(d.ilinks[0].url, "cuda_setup.md#install");
+	assert_string_equal(d.ilinks[1].url, "#t");
+	assert_int_equal(d.ncites, 1);
+	doc_free(&d);
+}
+
+static void test_same_tree_both_formats(void **state)
+{
+	(void)state;
+	struct doc m, r;
+	load(&m, "# Title\n\n## Section\n\n- [A](https://a.org/x) - first\n- [B](https://b.org/) - second\n",
+	     false);
+	load(&r,
+	     "=====\nTitle\n=====\n\nSection\n-------\n\n"
+	     "* `A <https://a.org/x>`_ - first\n* `B <https://b.org/>`_ - second\n",
+	     true);
+	assert_int_equal(m.nheadings, r.nheadings);
+	for (size_t i = 0; i < m.nheadings; i++) {
+		assert_string_equal(m.headings[i].id, r.headings[i].id);
+		assert_int_equal(m.headings[i].level, r.headings[i].level);
+	}
+	assert_int_equal(m.ncites, r.ncites);
+	for (size_t i = 0; i < m.ncites; i++) {
+		assert_string_equal(m.cites[i].canonical, r.cites[i].canonical);
+		assert_string_equal(m.cites[i].title, r.cites[i].title);
+		assert_string_equal(m.cites[i].desc, r.cites[i].desc);
+	}
+	doc_free(&m);
+	doc_free(&r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_markdown_shapes),
+		cmocka_unit_test(test_rst_shapes),
+		cmocka_unit_test(test_headings_and_internal_links),
+		cmocka_unit_test(test_same_tree_both_formats),
+	};
+	return cmocka_run_group_tests_name("extract", tests, NULL, NULL);
+}

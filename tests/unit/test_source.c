@@ -1,0 +1,197 @@
+/* source: front matter, format sniffing, discovery order; path: slugs and
+ * path safety. */
+#include "testutil.h"
+#include "path.h"
+#include "source.h"
+
+#include <unistd.h>
+
+static char *write_tmp(const char *text)
+{
+	char *path = strdup("/tmp/ssg-test-XXXXXX");
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+	return path;
+}
+
+static void test_front_matter(void **state)
+{
+	(void)state;
+	char *p = write_tmp("---\ntitle: Hello\nslug: hi\nweight: 3\ndraft: true\ndate: 2024-05-01\n"
+			    "topics: [a, b]\n---\n# Heading\n");
+	struct source s;
+	struct diags d = DIAGS_INIT;
+	assert_int_equal(source_load(p, "content/x.md", 0, &s, &d), 0);
+	assert_int_equal(d.n, 0);
+	assert_string_equal(s.meta.title, "Hello");
+	assert_string_equal(s.meta.slug, "hi");
+	assert_int_equal(s.meta.weight, 3);
+	assert_true(s.meta.draft);
+	assert_string_equal(s.meta.date, "2024-05-01");
+	assert_int_equal(s.meta.ntopics, 2);
+	assert_int_equal(s.body_line, 9);
+	assert_string_equal(s.body, "# Heading\n");
+	source_free(&s);
+	unlink(p);
+	free(p);
+}
+
+static void test_front_matter_errors(void **state)
+{
+	(void)state;
+	char *p = write_tmp("---\ntitle: [x\n---\nbody\n");
+	struct source s;
+	struct diags d = DIAGS_INIT;
+	assert_int_equal(source_load(p, "content/bad.md", 0, &s, &d), 0);
+	assert_true(d.n >= 1);
+	assert_string_equal(d.v[0].path, "content/bad.md");
+	assert_int_equal(d.v[0].sev, SEV_ERROR);
+	assert_true(d.v[0].line >= 2);
+	source_free(&s);
+	diags_free(&d);
+	unlink(p);
+	free(p);
+	p = write_tmp("---\ntitel: typo\nweight: heavy\n---\nbody\n");
+	assert_int_equal(source_load(p, "content/bad.md", 0, &s, &d), 0);
+	assert_int_equal(d.n, 2);
+	assert_int_equal(d.v[0].line, 2);
+	assert_non_null(strstr(d.v[0].msg, "unknown key 'titel'"));
+	assert_int_equal(d.v[1].line, 3);
+	source_free(&s);
+	diags_free(&d);
+	unlink(p);
+	free(p);
+}
+
+static void test_sniff_seeds(void **state)
+{
+	(void)state;
+	/* the portal's documents as .txt: each must be recognised */
+	static const struct {
+		const char *file;
+		enum doc_format fmt;
+	} cases[] = {
+		{"content/external-references.md", FMT_MARKDOWN},
+		{"content/cuda-mode-resource-stream.md", FMT_MARKDOWN},
+		{"content/cuda-pytorch-index.md", FMT_MARKDOWN},
+		{"content/triton-gpu-references.rst", FMT_RST},
+		{"content/cuda-basics.rst", FMT_RST},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		size_t n = 0;
+		char *text = test_read_file(cases[i].file, &n);
+		assert_non_null(text);
+		assert_int_equal(source_sniff("doc.txt", text, n), cases[i].fmt);
+		free(text);
+	}
+	assert_int_equal(source_sniff("a.rst", "# x", 3), FMT_RST);
+	assert_int_equal(source_sniff("a.md", "Title\n=====\n", 12), FMT_MARKDOWN);
+}
+
+static void test_binary_and_size_refused(void **state)
+{
+	(void)state;
+	char *p = write_tmp("hello world, this is a long enough line of text\n");
+	struct source s;
+	struct diags d = DIAGS_INIT;
+	assert_int_equal(source_load(p, "content/big.md", 10, &s, &d), -1);
+	assert_int_equal(d.n, 1);
+	assert_non_null(strstr(d.v[0].msg, "max_file_size"));
+	source_free(&s);
+	diags_free(&d);
+	unlink(p);
+	free(p);
+	char bin[64] = "abc";
+	p = strdup("/tmp/ssg-bin-XXXXXX");
+	int fd = mkstemp(p);
+	assert_int_equal(write(fd, bin, sizeof bin), (ssize_t)sizeof bin);
+	close(fd);
+	assert_int_equal(source_load(p, "content/bin.md", 0, &s, &d), -1);
+	assert_non_null(strstr(d.v[0].msg, "binary"));
+	source_free(&s);
+	diags_free(&d);
+	unlink(p);
+	free(p);
+}
+
+static void test_discover_sorted(void **state)
+{
+	(void)state;
+	struct source_list l = {0};
+	struct diags d = DIAGS_INIT;
+	assert_int_equal(source_discover("content", &l, &d), 0);
+	assert_int_equal(l.n, 5);
+	for (size_t i = 1; i < l.n; i++)
+		assert_true(strcmp(l.v[i - 1].relpath, l.v[i].relpath) < 0);
+	for (size_t i = 0; i < l.n; i++)
+		assert_true(l.v[i].is_doc);
+	source_list_free(&l);
+	diags_free(&d);
+}
+
+static void test_slugs(void **state)
+{
+	(void)state;
+	static const char *gh[][2] = {
+		{"Flash Attention", "flash-attention"},
+		{"FSDP (Fully Sharded Data Parallel)", "fsdp-fully-sharded-data-parallel"},
+		{"Papers, Case Studies", "papers-case-studies"},
+		{"Lectures / Reading Group Live Sessions", "lectures--reading-group-live-sessions"},
+		{"CUDA & PyTorch - Index", "cuda--pytorch---index"},
+		{"torch.compile()", "torchcompile"},
+		{"Café", "café"},
+		{"snake_case", "snake_case"},
+	};
+	for (size_t i = 0; i < sizeof gh / sizeof *gh; i++) {
+		char *s = slug_github(gh[i][0]);
+		assert_string_equal(s, gh[i][1]);
+		free(s);
+	}
+	char *s = slug_url("Hello, World!  2024", 0);
+	assert_string_equal(s, "hello-world-2024");
+	free(s);
+	s = slug_url("../../etc/passwd", 0);
+	assert_string_equal(s, "etc-passwd");
+	free(s);
+	s = slug_url("!!!", 0);
+	assert_string_equal(s, "item");
+	free(s);
+	s = slug_url("abc def ghi", 7);
+	assert_string_equal(s, "abc-def");
+	free(s);
+}
+
+static void test_safe_paths(void **state)
+{
+	(void)state;
+	assert_true(path_is_safe_rel("a/b/index.html"));
+	assert_true(path_is_safe_rel("x.md"));
+	static const char *bad[] = {"", "/etc/passwd", "../x", "a/../../x", "a//b", "a/./b",
+				    "a\\b", "a/", "a/\x01"};
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
+		assert_false(path_is_safe_rel(bad[i]));
+	char *r = path_root_prefix("a/b/");
+	assert_string_equal(r, "../../");
+	free(r);
+	r = path_root_prefix("");
+	assert_string_equal(r, "./");
+	free(r);
+	assert_string_equal(path_ext("dir.x/file.tar.gz"), "gz");
+	assert_string_equal(path_ext("dir.x/README"), "");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_front_matter),
+		cmocka_unit_test(test_front_matter_errors),
+		cmocka_unit_test(test_sniff_seeds),
+		cmocka_unit_test(test_binary_and_size_refused),
+		cmocka_unit_test(test_discover_sorted),
+		cmocka_unit_test(test_slugs),
+		cmocka_unit_test(test_safe_paths),
+	};
+	return cmocka_run_group_tests_name("source", tests, NULL, NULL);
+}

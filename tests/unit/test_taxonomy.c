@@ -1,0 +1,141 @@
+/* taxonomy and model: merging URL spellings, aliases, kinds, topics by each
+ * rule type, overrides, unsorted, quick reference. */
+#include "testutil.h"
+#include "extract.h"
+#include "md.h"
+#include "model.h"
+
+static const char *yml =
+	"aliases:\n  https://github.com/openai/triton: https://github.com/triton-lang/triton\n"
+	"kinds:\n"
+	"  - {id: paper, title: Papers, match: {hosts: [arxiv.org]}}\n"
+	"  - {id: repository, title: Repositories, match: {hosts: [github.com]}}\n"
+	"  - {id: documentation, title: Docs, match: {hosts: [\"*.readthedocs.io\", \"docs.*\"]}}\n"
+	"topics:\n"
+	"  - id: attention\n    title: Attention\n"
+	"    match: {headings: [Flash Attention]}\n"
+	"    pin: https://arxiv.org/abs/2307.08691\n"
+	"  - id: triton\n    title: Triton\n    match: {urls: [\"github.com/triton-lang/*\"]}\n"
+	"  - id: profiling\n    title: Profiling\n    match: {words: [profiler]}\n"
+	"  - id: pytorch\n    title: PyTorch\n    match: {hosts: [pytorch.org]}\n"
+	"overrides:\n  https://example.org/special: {kind: paper, topics: [triton]}\n";
+
+static const char *doc_a =
+	"# A\n## Flash Attention\n"
+	"- **Paper**: https://arxiv.org/abs/2205.14135\n"
+	"- **v2**: https://arxiv.org/abs/2307.08691\n"
+	"## Tools\n"
+	"- [Triton](https://github.com/openai/triton) - compiler\n"
+	"- [Torch profiler](https://pytorch.org/docs/stable/profiler.html)\n"
+	"- [Special](https://example.org/special)\n"
+	"- [Lonely](https://lonely.example.com/page)\n";
+static const char *doc_b =
+	"# B\n## Papers\n"
+	"- [FlashAttention](http://www.arxiv.org/abs/2205.14135/) - the paper\n"
+	"- [FA pdf](https://arxiv.org/pdf/2205.14135v2.pdf)\n"
+	"- [Triton repo](http://github.com/openai/triton/?utm_source=x)\n";
+
+static void add_doc(struct site *s, const char *text, const char *name)
+{
+	struct doc *d = &s->docs[s->ndocs];
+	memset(d, 0, sizeof *d);
+	d->index = s->ndocs++;
+	d->relpath = strdup(name);
+	d->shown = strdup(name);
+	d->tree = md_parse(text, strlen(text), name, false, &d->diags);
+	extract_doc(d);
+	d->title = strdup(name);
+}
+
+static struct site *build(void)
+{
+	struct site *s = calloc(1, sizeof *s);
+	struct diags d = DIAGS_INIT;
+	assert_int_equal(config_parse(&s->cfg, yml, strlen(yml), "site.yml", &d), 0);
+	s->docs = calloc(2, sizeof *s->docs);
+	add_doc(s, doc_a, "a.md");
+	add_doc(s, doc_b, "b.md");
+	model_build(s);
+	diags_free(&d);
+	return s;
+}
+
+static const struct resource *res(const struct site *s, const char *url)
+{
+	long r = model_resource(s, url);
+	if (r < 0)
+		fail_msg("no resource %s", url);
+	return &s->res[r];
+}
+
+static bool in_topic(const struct site *s, const struct resource *r, const char *id)
+{
+	for (size_t i = 0; i < r->ntopics; i++)
+		if (!strcmp(s->topics[r->topics[i]].id, id))
+			return true;
+	return false;
+}
+
+static void test_merge_and_classify(void **state)
+{
+	(void)state;
+	struct site *s = build();
+	/* 2205.14135 in four spellings, triton in two plus an alias */
+	assert_int_equal(s->nres, 6);
+	const struct resource *fa = res(s, "https://arxiv.org/abs/2205.14135");
+	assert_int_equal(fa->nrefs, 3);
+	assert_int_equal(fa->ndocs, 2);
+	assert_int_equal(fa->nspellings, 3);
+	assert_string_equal(s->cfg.kinds[fa->kind].id, "paper");
+	assert_true(in_topic(s, fa, "attention"));
+	const struct resource *tr = res(s, "https://github.com/triton-lang/triton");
+	assert_int_equal(tr->ndocs, 2);
+	assert_string_equal(s->cfg.kinds[tr->kind].id, "repository");
+	assert_true(in_topic(s, tr, "triton"));
+	const struct resource *prof = res(s, "https://pytorch.org/docs/stable/profiler.html");
+	assert_true(in_topic(s, prof, "profiling")); /* word in title */
+	assert_true(in_topic(s, prof, "pytorch"));   /* host */
+	assert_int_equal(prof->kind, -1);
+	const struct resource *sp = res(s, "https://example.org/special");
+	assert_string_equal(s->cfg.kinds[sp->kind].id, "paper");
+	assert_int_equal(sp->ntopics, 1);
+	assert_true(in_topic(s, sp, "triton"));
+	const struct resource *lone = res(s, "https://lonely.example.com/page");
+	assert_true(in_topic(s, lone, "unsorted"));
+	assert_int_equal(s->unsorted_count, 1);
+	model_free(s);
+	free(s);
+}
+
+static void test_quick_reference_and_slugs(void **state)
+{
+	(void)state;
+	struct site *s = build();
+	int t = config_topic_index(&s->cfg, "attention");
+	const struct topic *at = &s->topics[t];
+	assert_int_equal(at->nresources, 2);
+	/* the pin first, then the most cited */
+	assert_true(at->nquick >= 2);
+	assert_string_equal(s->res[at->quick[0]].canonical, "https://arxiv.org/abs/2307.08691");
+	assert_string_equal(s->res[at->quick[1]].canonical, "https://arxiv.org/abs/2205.14135");
+	assert_int_equal(at->ndocs, 2);
+	for (size_t i = 0; i < s->nres; i++)
+		for (size_t k = i + 1; k < s->nres; k++)
+			assert_string_not_equal(s->res[i].slug, s->res[k].slug);
+	assert_true(taxonomy_host_match("docs.nvidia.com", "nvidia.com"));
+	assert_true(taxonomy_host_match("triton.readthedocs.io", "*.readthedocs.io"));
+	assert_true(taxonomy_host_match("docs.python.org", "docs.*"));
+	assert_false(taxonomy_host_match("notnvidia.com", "nvidia.com"));
+	assert_false(taxonomy_host_match("readthedocs.io", "*.readthedocs.io"));
+	model_free(s);
+	free(s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_merge_and_classify),
+		cmocka_unit_test(test_quick_reference_and_slugs),
+	};
+	return cmocka_run_group_tests_name("taxonomy", tests, NULL, NULL);
+}
