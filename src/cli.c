@@ -23,6 +23,38 @@ static const struct {
 	 "  -v, --verbose      print every diagnostic, notes included\n"
 	 "\n"
 	 "Exit status: 0 built, 1 content or configuration errors, 2 usage errors.\n"},
+	{"check",
+	 "usage: ssg check [-s|--source DIR] [--format text|github|json] [--strict] [--drafts]\n"
+	 "\n"
+	 "Load the site in DIR (default .) the way build does, write nothing, and report\n"
+	 "every finding: site.yml and front-matter errors, reStructuredText and Markdown\n"
+	 "warnings, invalid UTF-8 and mojibake, a resource listed twice in one document,\n"
+	 "a URL written differently from how the other documents write it, resources\n"
+	 "that fall into Unsorted, broken internal links and anchors, links to missing\n"
+	 "files, raw HTML and unsafe URL schemes, dangling topic or kind references,\n"
+	 "empty titles. Findings go to standard output, a summary line to standard\n"
+	 "error.\n"
+	 "\n"
+	 "  -s, --source DIR   the site to check; paths in findings start with DIR/\n"
+	 "      --format FMT   text: path:line:col: severity: message [rule] (default)\n"
+	 "                     github: workflow annotations (::error file=...,line=...::)\n"
+	 "                     json: one JSON object per finding and line\n"
+	 "      --strict       treat warnings as errors\n"
+	 "      --drafts       check documents whose front matter says draft: true too\n"
+	 "\n"
+	 "Exit status: 0 no errors, 1 errors (or warnings with --strict), 2 usage errors.\n"},
+	{"new",
+	 "usage: ssg new site DIR\n"
+	 "       ssg new doc PATH\n"
+	 "\n"
+	 "site: create a working site in DIR: site.yml with a small taxonomy, a sample\n"
+	 "document content/welcome.md, a README.md and a .gitignore.\n"
+	 "doc: create a document at PATH (usually content/NAME.md, or .rst) with front\n"
+	 "matter: a title taken from the file name and today's date.\n"
+	 "\n"
+	 "Existing files are never overwritten: each one is reported and left as it is.\n"
+	 "\n"
+	 "Exit status: 0 created, 1 a file existed or could not be written, 2 usage errors.\n"},
 	{"help", "usage: ssg help [COMMAND]\n\nPrint help for ssg or one of its commands.\n"},
 };
 
@@ -36,6 +68,8 @@ int cli_help(const char *command, FILE *f)
 		      "\n"
 		      "Commands:\n"
 		      "  build     build the site into public/\n"
+		      "  check     report problems without writing anything\n"
+		      "  new       create a site or a document\n"
 		      "  help      print help for a command\n"
 		      "\n"
 		      "Options:\n"

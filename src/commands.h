@@ -6,6 +6,8 @@
 #define SSG_COMMANDS_H
 
 int cmd_build(int argc, char **argv);
+int cmd_check(int argc, char **argv);
+int cmd_new(int argc, char **argv);
 
 /* For the commands: report a usage error and return 2. */
 int cmd_usage_error(const char *cmd, const char *msg);

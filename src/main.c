@@ -12,6 +12,8 @@ static const struct {
 	int (*run)(int argc, char **argv);
 } commands[] = {
 	{"build", cmd_build},
+	{"check", cmd_check},
+	{"new", cmd_new},
 };
 
 int main(int argc, char **argv)

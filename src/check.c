@@ -1,0 +1,418 @@
+/* check: lint rules over a loaded site and the output formats of
+ * `ssg check` (see check.h). Calls the model (read only), ast, buf and diag. */
+#include "check.h"
+#include "ast.h"
+#include "url.h"
+#include "xalloc.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- duplicate resources in one document ------------------------------------ */
+
+/* The entry a link stands in: its list item or table cell, else its
+ * paragraph. Two links in one entry ("[paper](x) ([pdf](x))") are one
+ * listing. */
+static cmark_node *entry_of(cmark_node *link)
+{
+	if (!link)
+		return NULL;
+	for (cmark_node *p = cmark_node_parent(link); p; p = cmark_node_parent(p))
+		if (cmark_node_get_type(p) == CMARK_NODE_ITEM || ast_is_table_cell(p))
+			return p;
+	for (cmark_node *p = cmark_node_parent(link); p; p = cmark_node_parent(p))
+		if (cmark_node_get_type(p) == CMARK_NODE_PARAGRAPH ||
+		    cmark_node_get_type(p) == CMARK_NODE_HEADING)
+			return p;
+	return cmark_node_parent(link);
+}
+
+/* Does the link list a resource, rather than mention it in running text? In
+ * a list item or table cell, or a paragraph that is the entry itself: it
+ * opens with a bold title ("**Title**: url") or holds the link alone. */
+static bool is_listing(cmark_node *link, cmark_node *entry)
+{
+	if (!entry)
+		return false;
+	cmark_node_type t = cmark_node_get_type(entry);
+	if (t == CMARK_NODE_ITEM || ast_is_table_cell(entry))
+		return true;
+	if (t != CMARK_NODE_PARAGRAPH)
+		return false;
+	cmark_node *f = cmark_node_first_child(entry);
+	if (f && cmark_node_get_type(f) == CMARK_NODE_STRONG)
+		return true;
+	char *all = doc_node_text(entry), *own = doc_node_text(link);
+	bool alone = !strcmp(all, own);
+	free(all);
+	free(own);
+	return alone;
+}
+
+/* "page#a" and "page#b" point at two sections: not the same listing twice. */
+static bool same_fragment(const char *a, const char *b)
+{
+	const char *fa = strchr(a, '#'), *fb = strchr(b, '#');
+	return !strcmp(fa ? fa : "", fb ? fb : "");
+}
+
+static void check_duplicates(const struct doc *doc, struct diags *d)
+{
+	cmark_node **entry = xcalloc(doc->ncites + 1, sizeof *entry);
+	bool *listed = xcalloc(doc->ncites + 1, sizeof *listed);
+	for (size_t i = 0; i < doc->ncites; i++) {
+		entry[i] = entry_of(doc->cites[i].node);
+		listed[i] = is_listing(doc->cites[i].node, entry[i]);
+	}
+	for (size_t i = 0; i < doc->ncites; i++) {
+		const struct citation *c = &doc->cites[i];
+		if (c->resource < 0 || !listed[i])
+			continue;
+		long first = -1;
+		bool same_entry = false;
+		for (size_t k = 0; k < i && !same_entry; k++) {
+			if (doc->cites[k].resource != c->resource || !listed[k] ||
+			    !same_fragment(doc->cites[k].url, c->url))
+				continue;
+			if (entry[k] && entry[k] == entry[i])
+				same_entry = true;
+			else if (first < 0)
+				first = (long)k;
+		}
+		if (same_entry || first < 0)
+			continue;
+		diag_addc(d, SEV_WARNING, "duplicate-resource", doc->shown, c->line, c->col,
+			  "%s is listed twice in this document (first at line %d)", c->canonical,
+			  doc->cites[first].line);
+	}
+	free(entry);
+	free(listed);
+}
+
+/* ---- URL variants -------------------------------------------------------------- */
+
+static const struct citation *ref_cite(const struct site *s, const struct cite_ref *r)
+{
+	return &s->docs[r->doc].cites[r->cite];
+}
+
+/* A citation's URL as it names the resource: without its fragment (links to
+ * two sections of one page name one resource the same way). */
+struct spelling {
+	char *key;
+	bool moved;   /* an old address: site.yml's aliases send it elsewhere */
+	size_t count; /* citations written this way */
+	size_t first; /* index into r->refs of the first */
+};
+
+static size_t spelling_add(struct spelling **v, size_t *n, const char *url, const char *canonical,
+			   size_t ref)
+{
+	size_t len = strcspn(url, "#");
+	for (size_t i = 0; i < *n; i++)
+		if (strlen((*v)[i].key) == len && !strncmp((*v)[i].key, url, len)) {
+			(*v)[i].count++;
+			return i;
+		}
+	*v = xrealloc(*v, (*n + 1) * sizeof **v);
+	struct spelling *sp = &(*v)[(*n)++];
+	sp->key = xstrndup(url, len);
+	char *own = url_canonical(sp->key);
+	sp->moved = own && strcmp(own, canonical);
+	free(own);
+	sp->count = 1;
+	sp->first = ref;
+	return *n - 1;
+}
+
+/* The usual spelling: not an old address, then most citations, then the
+ * canonical URL itself, then the first cited. -1 when every one is old. */
+static long usual_spelling(const struct spelling *v, size_t n, const char *canonical)
+{
+	long best = -1;
+	for (size_t k = 0; k < n; k++) {
+		if (v[k].moved)
+			continue;
+		bool better = best < 0 || v[k].count > v[best].count;
+		if (best >= 0 && v[k].count == v[best].count) {
+			bool kc = !strcmp(v[k].key, canonical), bc = !strcmp(v[best].key, canonical);
+			better = kc != bc ? kc : v[k].first < v[best].first;
+		}
+		if (better)
+			best = (long)k;
+	}
+	return best;
+}
+
+static void check_variants(const struct site *s, const struct resource *r, struct diags *d)
+{
+	if (r->nspellings < 2 || !r->nrefs)
+		return;
+	struct spelling *v = NULL;
+	size_t n = 0;
+	size_t *which = xcalloc(r->nrefs, sizeof *which);
+	for (size_t i = 0; i < r->nrefs; i++)
+		which[i] = spelling_add(&v, &n, ref_cite(s, &r->refs[i])->url, r->canonical, i);
+	long u = n > 1 ? usual_spelling(v, n, r->canonical) : 0;
+	const char *usual = u >= 0 ? v[u].key : r->canonical;
+	for (size_t i = 0; i < r->nrefs && n > 1; i++) {
+		if ((long)which[i] == u)
+			continue;
+		const struct citation *c = ref_cite(s, &r->refs[i]);
+		const char *shown = s->docs[r->refs[i].doc].shown;
+		if (u < 0)
+			diag_addc(d, SEV_WARNING, "url-variant", shown, c->line, c->col,
+				  "%s is an old address of the resource %s (see aliases in "
+				  "site.yml): write the new one",
+				  c->url, r->canonical);
+		else {
+			const struct cite_ref *w = &r->refs[v[u].first];
+			diag_addc(d, SEV_WARNING, "url-variant", shown, c->line, c->col,
+				  "%s is %s the resource %s, written %s in %s:%d: write it the "
+				  "same way",
+				  c->url, v[which[i]].moved ? "an old address of" : "a variant of",
+				  r->canonical, usual, s->docs[w->doc].shown, ref_cite(s, w)->line);
+		}
+	}
+	for (size_t i = 0; i < n; i++)
+		free(v[i].key);
+	free(v);
+	free(which);
+}
+
+/* ---- Unsorted ------------------------------------------------------------------- */
+
+static void check_unsorted(const struct site *s, struct diags *d)
+{
+	for (size_t t = 0; t < s->ntopics; t++) {
+		const struct topic *tp = &s->topics[t];
+		if (!tp->unsorted)
+			continue;
+		for (size_t i = 0; i < tp->nresources; i++) {
+			const struct resource *r = &s->res[tp->resources[i]];
+			if (!r->nrefs)
+				continue;
+			const struct citation *c = ref_cite(s, &r->refs[0]);
+			diag_addc(d, SEV_WARNING, "unsorted", s->docs[r->refs[0].doc].shown, c->line,
+				  c->col,
+				  "%s matches no topic of site.yml and falls into Unsorted: add a "
+				  "match rule or an override",
+				  r->canonical);
+		}
+	}
+}
+
+/* ---- empty titles --------------------------------------------------------------- */
+
+static void check_doc_titles(const struct doc *doc, struct diags *d)
+{
+	if (!doc->meta.title && !doc->nheadings)
+		diag_addc(d, SEV_WARNING, "empty-title", doc->shown, 1, 1,
+			  "document has no title (no 'title:' in front matter and no heading): "
+			  "shown as \"%s\"",
+			  doc->title ? doc->title : "");
+	for (size_t i = 0; i < doc->nheadings; i++)
+		if (!*doc->headings[i].text)
+			diag_addc(d, SEV_WARNING, "empty-title", doc->shown, doc->headings[i].line, 0,
+				  "empty heading");
+	for (size_t i = 0; i < doc->ncites; i++) {
+		const struct citation *c = &doc->cites[i];
+		if (c->text && !*c->text)
+			diag_addc(d, SEV_WARNING, "empty-title", doc->shown, c->line, c->col,
+				  "link to %s has no text", c->url);
+	}
+}
+
+static void check_config_titles(const struct config *cfg, struct diags *d)
+{
+	for (size_t i = 0; i < cfg->ntopics; i++)
+		if (cfg->topics[i].title && !*cfg->topics[i].title)
+			diag_addc(d, SEV_WARNING, "empty-title", cfg->path, cfg->topics[i].line,
+				  cfg->topics[i].col, "topic '%s' has an empty title",
+				  cfg->topics[i].id);
+	for (size_t i = 0; i < cfg->nkinds; i++)
+		if (cfg->kinds[i].title && !*cfg->kinds[i].title)
+			diag_addc(d, SEV_WARNING, "empty-title", cfg->path, cfg->kinds[i].line,
+				  cfg->kinds[i].col, "kind '%s' has an empty title", cfg->kinds[i].id);
+}
+
+void check_site(const struct site *s, struct diags *d)
+{
+	for (size_t i = 0; i < s->ndocs; i++) {
+		check_duplicates(&s->docs[i], d);
+		check_doc_titles(&s->docs[i], d);
+	}
+	for (size_t i = 0; i < s->nres; i++)
+		check_variants(s, &s->res[i], d);
+	check_unsorted(s, d);
+	if (s->cfg.path)
+		check_config_titles(&s->cfg, d);
+}
+
+void check_strict(struct diags *d)
+{
+	for (size_t i = 0; i < d->n; i++)
+		if (d->v[i].sev == SEV_WARNING)
+			d->v[i].sev = SEV_ERROR;
+}
+
+/* ---- output formats ------------------------------------------------------------- */
+
+int check_format_parse(const char *name, enum check_format *f)
+{
+	static const struct {
+		const char *name;
+		enum check_format f;
+	} names[] = {{"text", CHECK_TEXT}, {"github", CHECK_GITHUB}, {"json", CHECK_JSON}};
+	for (size_t i = 0; name && i < sizeof names / sizeof *names; i++)
+		if (!strcmp(name, names[i].name)) {
+			*f = names[i].f;
+			return 0;
+		}
+	return -1;
+}
+
+/* The path as the user can open it: prefix/path for a relative path. */
+static void put_path(struct buf *b, const struct diag *g, const char *prefix)
+{
+	const char *p = g->path && *g->path ? g->path : "ssg";
+	bool bare = !g->path || !*g->path || p[0] == '/' || !prefix || !*prefix ||
+		    !strcmp(prefix, ".") || !strcmp(prefix, "./");
+	if (!bare) {
+		size_t n = strlen(prefix);
+		/* a path that already names the folder (e.g. "DIR/content") stays */
+		bare = !strncmp(p, prefix, n) && (p[n] == '/' || (n && prefix[n - 1] == '/'));
+	}
+	if (!bare) {
+		buf_puts(b, prefix);
+		if (prefix[strlen(prefix) - 1] != '/')
+			buf_putc(b, '/');
+	}
+	buf_puts(b, p);
+}
+
+/* Workflow command escaping: data escapes % CR LF; properties also : and ,. */
+static void put_gh(struct buf *b, const char *s, bool property)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '%': buf_puts(b, "%25"); break;
+		case '\r': buf_puts(b, "%0D"); break;
+		case '\n': buf_puts(b, "%0A"); break;
+		case ':':
+			if (property)
+				buf_puts(b, "%3A");
+			else
+				buf_putc(b, ':');
+			break;
+		case ',':
+			if (property)
+				buf_puts(b, "%2C");
+			else
+				buf_putc(b, ',');
+			break;
+		default: buf_putc(b, *s);
+		}
+	}
+}
+
+static void format_text(const struct diag *g, const char *prefix, struct buf *out)
+{
+	put_path(out, g, prefix);
+	if (g->line > 0) {
+		buf_printf(out, ":%d", g->line);
+		if (g->col > 0)
+			buf_printf(out, ":%d", g->col);
+	}
+	buf_printf(out, ": %s: %s", severity_name(g->sev), g->msg);
+	if (g->code && *g->code)
+		buf_printf(out, " [%s]", g->code);
+	buf_putc(out, '\n');
+}
+
+static void format_github(const struct diag *g, const char *prefix, struct buf *out)
+{
+	static const char *cmd[] = {[SEV_NOTE] = "notice", [SEV_WARNING] = "warning",
+				    [SEV_ERROR] = "error"};
+	buf_printf(out, "::%s file=", cmd[g->sev]);
+	struct buf path = BUF_INIT;
+	put_path(&path, g, prefix);
+	put_gh(out, buf_cstr(&path), true);
+	buf_free(&path);
+	if (g->line > 0) {
+		buf_printf(out, ",line=%d", g->line);
+		if (g->col > 0)
+			buf_printf(out, ",col=%d", g->col);
+	}
+	buf_puts(out, ",title=");
+	char *title = g->code && *g->code ? xasprintf("ssg (%s)", g->code) : xstrdup("ssg");
+	put_gh(out, title, true);
+	free(title);
+	buf_puts(out, "::");
+	put_gh(out, g->msg, false);
+	buf_putc(out, '\n');
+}
+
+static void json_str(struct buf *b, const char *s)
+{
+	buf_putc(b, '"');
+	buf_put_json(b, s, strlen(s));
+	buf_putc(b, '"');
+}
+
+static void format_json(const struct diag *g, const char *prefix, struct buf *out)
+{
+	struct buf path = BUF_INIT;
+	put_path(&path, g, prefix);
+	buf_puts(out, "{\"file\":");
+	json_str(out, buf_cstr(&path));
+	buf_free(&path);
+	buf_printf(out, ",\"line\":%d,\"col\":%d,\"severity\":", g->line, g->col);
+	json_str(out, severity_name(g->sev));
+	buf_puts(out, ",\"code\":");
+	if (g->code)
+		json_str(out, g->code);
+	else
+		buf_puts(out, "null");
+	buf_puts(out, ",\"message\":");
+	json_str(out, g->msg);
+	buf_puts(out, "}\n");
+}
+
+void check_format_diag(const struct diag *g, enum check_format f, const char *prefix,
+		       struct buf *out)
+{
+	switch (f) {
+	case CHECK_GITHUB: format_github(g, prefix, out); break;
+	case CHECK_JSON: format_json(g, prefix, out); break;
+	default: format_text(g, prefix, out); break;
+	}
+}
+
+void check_summarize(const struct site *s, const struct diags *d, struct check_summary *sum)
+{
+	memset(sum, 0, sizeof *sum);
+	sum->docs = s->ndocs;
+	sum->resources = s->nres;
+	for (size_t i = 0; i < s->ntopics; i++)
+		sum->topics += !s->topics[i].unsorted;
+	sum->notes = diags_count(d, SEV_NOTE);
+	sum->warnings = diags_count(d, SEV_WARNING);
+	sum->errors = diags_count(d, SEV_ERROR);
+}
+
+static const char *plural(size_t n, const char *one, const char *many)
+{
+	return n == 1 ? one : many;
+}
+
+void check_format_summary(const struct check_summary *sum, struct buf *out)
+{
+	buf_printf(out, "checked %zu %s, %zu %s, %zu %s: %zu %s, %zu %s, %zu %s\n", sum->docs,
+		   plural(sum->docs, "document", "documents"), sum->resources,
+		   plural(sum->resources, "resource", "resources"), sum->topics,
+		   plural(sum->topics, "topic", "topics"), sum->errors,
+		   plural(sum->errors, "error", "errors"), sum->warnings,
+		   plural(sum->warnings, "warning", "warnings"), sum->notes,
+		   plural(sum->notes, "note", "notes"));
+}
