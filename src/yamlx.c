@@ -24,6 +24,7 @@ int yamlx_load(struct yamlx *y, const char *text, size_t n, const char *path, in
 	yaml_parser_t p;
 	if (!yaml_parser_initialize(&p)) {
 		diag_add(d, SEV_ERROR, path, 0, 0, "cannot initialise the YAML parser");
+		yamlx_free(y);
 		return -1;
 	}
 	yaml_parser_set_input_string(&p, (const unsigned char *)text, n);
@@ -36,6 +37,7 @@ int yamlx_load(struct yamlx *y, const char *text, size_t n, const char *path, in
 			 p.context ? " " : "", p.context ? p.context : "");
 		yaml_parser_delete(&p);
 		free(doc);
+		yamlx_free(y); /* nothing to free for the caller after a failure */
 		return -1;
 	}
 	yaml_parser_delete(&p);
