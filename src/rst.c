@@ -49,6 +49,12 @@ cmark_node *rst_custom(cmark_node *parent, const char *on_enter, const char *on_
 	return rst_add(parent, ast_custom_block(on_enter, on_exit), line);
 }
 
+cmark_node *rst_inline_block(cmark_node *parent, const char *on_enter, const char *on_exit, int line)
+{
+	cmark_node *b = rst_custom(parent, "", "", line);
+	return b ? rst_add(b, ast_custom_inline(on_enter, on_exit), line) : NULL;
+}
+
 void rst_defer(struct rst_ctx *c, cmark_node *node, const char *text, size_t n, int line)
 {
 	if (!node)

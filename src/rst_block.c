@@ -590,7 +590,7 @@ static void attribution(struct rst_ctx *c, cmark_node *bq, const struct rst_line
 		size_t cut = ind < s[k].n ? ind : s[k].n;
 		buf_put(&b, s[k].p + cut, s[k].n - cut);
 	}
-	cmark_node *a = rst_custom(bq, "<p class=\"attribution\">\xE2\x80\x94", "</p>", s[at].no);
+	cmark_node *a = rst_inline_block(bq, "<p class=\"attribution\">\xE2\x80\x94", "</p>", s[at].no);
 	rst_defer(c, a, buf_cstr(&b), b.n, s[at].no);
 	buf_free(&b);
 }
@@ -740,7 +740,7 @@ static size_t enum_list(struct rst_ctx *c, cmark_node *parent, const struct rst_
 
 static cmark_node *dl_item(struct rst_ctx *c, cmark_node *dl, const char *dt_open, int line, cmark_node **dd)
 {
-	cmark_node *dt = rst_custom(dl, dt_open, "</dt>", line);
+	cmark_node *dt = rst_inline_block(dl, dt_open, "</dt>", line);
 	*dd = rst_custom(dl, "<dd>", "</dd>", line);
 	return dt;
 }
@@ -874,7 +874,7 @@ static size_t line_block(struct rst_ctx *c, cmark_node *parent, const struct rst
 		if (b.n == 0) {
 			rst_custom(stack[top], "<div class=\"line\"><br /></div>", "", no);
 		} else {
-			cmark_node *ln = rst_custom(stack[top], "<div class=\"line\">", "</div>", no);
+			cmark_node *ln = rst_inline_block(stack[top], "<div class=\"line\">", "</div>", no);
 			rst_defer(c, ln, b.p, b.n, no);
 		}
 		buf_free(&b);
@@ -903,7 +903,9 @@ static size_t width(const char *p, size_t n)
 	return w;
 }
 
-static void section(struct rst_ctx *c, cmark_node *parent, const char *t, size_t tn, char ch, bool over,
+/* A section title; false (and a warning) when its level is inconsistent, as
+ * docutils' check_subsection decides: the caller keeps the text. */
+static bool section(struct rst_ctx *c, cmark_node *parent, const char *t, size_t tn, char ch, bool over,
 		    int line)
 {
 	int level = 0;
@@ -911,22 +913,25 @@ static void section(struct rst_ctx *c, cmark_node *parent, const char *t, size_t
 		if (c->styles[k].ch == ch && c->styles[k].over == over)
 			level = k + 1;
 	if (!level) {
-		if (c->nstyles < (int)(sizeof c->styles / sizeof *c->styles)) {
-			c->styles[c->nstyles].ch = ch;
-			c->styles[c->nstyles].over = over;
-			c->nstyles++;
+		if (c->nstyles != c->section_depth || c->nstyles >= (int)(sizeof c->styles / sizeof *c->styles)) {
+			rst_warn(c, line, "Title level inconsistent; kept as a paragraph.");
+			return false;
 		}
-		level = c->nstyles + (c->nstyles == (int)(sizeof c->styles / sizeof *c->styles) ? 1 : 0);
+		c->styles[c->nstyles].ch = ch;
+		c->styles[c->nstyles].over = over;
+		level = ++c->nstyles;
+	} else if (level > c->section_depth + 1) {
+		rst_warn(c, line, "Title level inconsistent; kept as a paragraph.");
+		return false;
 	}
-	if (level > c->section_depth + 1)
-		rst_warn(c, line, "Title level inconsistent.");
 	c->section_depth = level;
 	cmark_node *h = cmark_node_new(CMARK_NODE_HEADING);
 	cmark_node_set_heading_level(h, level > 6 ? 6 : level);
 	if (!rst_add(parent, h, line))
-		return;
+		return true;
 	rst_defer(c, h, t, tn, line);
 	RST_PUSH(c->headings) = h;
+	return true;
 }
 
 static size_t as_text_para(struct rst_ctx *c, cmark_node *parent, const struct rst_line *L, size_t i, size_t k)
@@ -939,13 +944,16 @@ static size_t as_text_para(struct rst_ctx *c, cmark_node *parent, const struct r
 }
 
 /* An adornment line at L[i]: over-and-underlined title or transition. */
+static size_t text_line(struct rst_ctx *c, cmark_node *parent, const struct rst_line *L, size_t n, size_t i,
+			int depth, bool top);
+
 static size_t adornment_line(struct rst_ctx *c, cmark_node *parent, const struct rst_line *L, size_t n,
-			     size_t i, bool top)
+			     size_t i, int depth, bool top)
 {
 	const struct rst_line *o = &L[i];
 	if (i + 1 >= n || L[i + 1].n == 0) {
 		if (o->n < 4)
-			return as_text_para(c, parent, L, i, 1);
+			return text_line(c, parent, L, n, i, depth, top);
 		if (!top)
 			rst_warn(c, o->no, "Unexpected section title or transition.");
 		rst_block(parent, CMARK_NODE_THEMATIC_BREAK, o->no);
@@ -953,8 +961,9 @@ static size_t adornment_line(struct rst_ctx *c, cmark_node *parent, const struct
 	}
 	const struct rst_line *t = &L[i + 1];
 	if (i + 2 >= n || !is_adornment(&L[i + 2]) || L[i + 2].n != o->n || L[i + 2].p[0] != o->p[0]) {
-		if (o->n >= 4)
-			rst_warn(c, o->no, "Missing matching underline for section title overline.");
+		if (o->n < 4)
+			return text_line(c, parent, L, n, i, depth, top);
+		rst_warn(c, o->no, "Missing matching underline for section title overline.");
 		size_t k = 1;
 		while (i + k < n && L[i + k].n)
 			k++;
@@ -968,10 +977,11 @@ static size_t adornment_line(struct rst_ctx *c, cmark_node *parent, const struct
 	}
 	if (width(tp, tn) > o->n) {
 		if (o->n < 4)
-			return as_text_para(c, parent, L, i, 3);
+			return text_line(c, parent, L, n, i, depth, top);
 		rst_warn(c, o->no, "Title overline too short.");
 	}
-	section(c, parent, tp, tn, o->p[0], true, t->no);
+	if (!section(c, parent, tp, tn, o->p[0], true, t->no))
+		return as_text_para(c, parent, L, i, 3);
 	return i + 3;
 }
 
@@ -993,7 +1003,8 @@ static size_t text_line(struct rst_ctx *c, cmark_node *parent, const struct rst_
 			return as_text_para(c, parent, L, i, 2);
 		}
 		if (ok) {
-			section(c, parent, L[i].p, L[i].n, u->p[0], false, L[i].no);
+			if (!section(c, parent, L[i].p, L[i].n, u->p[0], false, L[i].no))
+				return as_text_para(c, parent, L, i, 2);
 			return i + 2;
 		}
 	}
@@ -1067,7 +1078,7 @@ static size_t body_line(struct rst_ctx *c, cmark_node *parent, const struct rst_
 	if (starts(l, "__"))
 		return anonymous_target(c, L, n, i);
 	if (is_adornment(l))
-		return adornment_line(c, parent, L, n, i, top);
+		return adornment_line(c, parent, L, n, i, depth, top);
 	return text_line(c, parent, L, n, i, depth, top);
 }
 

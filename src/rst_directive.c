@@ -151,7 +151,7 @@ static void titled(struct rst_ctx *c, cmark_node *box, const char *cls, const ch
 		   bool inline_markup)
 {
 	char *open = xasprintf("<p class=\"%s\">", cls);
-	cmark_node *t = rst_custom(box, open, "</p>", line);
+	cmark_node *t = rst_inline_block(box, open, "</p>", line);
 	free(open);
 	if (!t)
 		return;
@@ -178,11 +178,13 @@ static void admonition(struct rst_ctx *c, cmark_node *parent, struct dir *d, int
 	} else {
 		title = xstrdup(d->name);
 		title[0] = (char)(title[0] - 'a' + 'A');
-		buf_printf(&open, "<div class=\"admonition %s\">", d->name);
+		buf_printf(&open, "<div class=\"admonition %s\"><p class=\"admonition-title\">%s</p>", d->name,
+			   title);
 	}
 	cmark_node *box = rst_custom(parent, buf_cstr(&open), "</div>", d->line);
 	buf_free(&open);
-	titled(c, box, "admonition-title", title, d->line, generic);
+	if (generic)
+		titled(c, box, "admonition-title", title, d->line, true);
 	if (!d->ncontent && !generic)
 		rst_warn(c, d->line, "Content block expected for the \"%s\" directive; none found.", d->name);
 	rst_body(c, box, d->content, d->ncontent, depth + 1);
@@ -414,7 +416,7 @@ static void directive(struct rst_ctx *c, cmark_node *parent, struct dir *d, cons
 	} else if (!strcmp(nm, "sidebar")) {
 		simple_box(c, parent, d, depth, "<aside class=\"sidebar\">", "</aside>", "sidebar-title");
 	} else if (!strcmp(nm, "rubric")) {
-		cmark_node *r = rst_custom(parent, "<p class=\"rubric\">", "</p>", d->line);
+		cmark_node *r = rst_inline_block(parent, "<p class=\"rubric\">", "</p>", d->line);
 		rst_defer(c, r, d->args, strlen(d->args), d->line);
 	} else if (!strcmp(nm, "epigraph") || !strcmp(nm, "highlights") || !strcmp(nm, "pull-quote")) {
 		char *open = xasprintf("<blockquote class=\"%s\">", nm);

@@ -839,10 +839,10 @@ static void flush(struct il *p, size_t upto)
 	p->seg = upto;
 }
 
-/* Try the markup starting at i: its end (> i), 0 when there is none, or
- * (size_t)-1 - len when a start-string of len bytes has no end-string. The
+/* Try the markup starting at i: its end (> i), or 0 when there is none
+ * (*skip set to the length of a start-string that has no end-string). The
  * text before i is flushed (flush) just before the first node is added. */
-static size_t try_markup(struct il *p, size_t i)
+static size_t try_markup(struct il *p, size_t i, size_t *skip)
 {
 	const char *s = p->s;
 	size_t n = p->n;
@@ -860,7 +860,8 @@ static size_t try_markup(struct il *p, size_t i)
 		if (e >= n) {
 			rst_warn(p->c, line_of(p, i), "Inline %s start-string without end-string.",
 				 sl == 2 ? "strong" : "emphasis");
-			return (size_t)-1 - sl;
+			*skip = sl;
+			return 0;
 		}
 		flush(p, i);
 		wrap_text(p, sl == 2 ? CMARK_NODE_STRONG : CMARK_NODE_EMPH, unescape(s, i + sl, e));
@@ -873,7 +874,8 @@ static size_t try_markup(struct il *p, size_t i)
 		size_t e = find_end(p, K_LITERAL, i + 3, "``", 2);
 		if (e >= n) {
 			rst_warn(p->c, line_of(p, i), "Inline literal start-string without end-string.");
-			return (size_t)-1 - 2;
+			*skip = 2;
+			return 0;
 		}
 		flush(p, i);
 		char *lit = xstrndup(s + i + 2, e - i - 2);
@@ -902,7 +904,8 @@ static size_t try_markup(struct il *p, size_t i)
 		if (e >= n) {
 			rst_warn(p->c, line_of(p, i), "Inline interpreted text or phrase reference start-string "
 						      "without end-string.");
-			return (size_t)-1 - (open + 1 - i);
+			*skip = (open + 1 - i);
+			return 0;
 		}
 		flush(p, i);
 		if (role && srole)
@@ -928,7 +931,8 @@ static size_t try_markup(struct il *p, size_t i)
 		size_t e = find_end(p, K_TARGET, i + 3, "`", 1);
 		if (e >= n) {
 			rst_warn(p->c, line_of(p, i), "Inline target start-string without end-string.");
-			return (size_t)-1 - 2;
+			*skip = 2;
+			return 0;
 		}
 		flush(p, i);
 		inline_target(p, i + 2, e, i);
@@ -967,7 +971,8 @@ static size_t try_markup(struct il *p, size_t i)
 				p->fail[K_SUBST] = i + 2;
 			rst_warn(p->c, line_of(p, i), "Inline substitution_reference start-string without "
 						      "end-string.");
-			return (size_t)-1 - 1;
+			*skip = 1;
+			return 0;
 		}
 		flush(p, i);
 		substitution(p, i + 1, e, refend, i);
@@ -1033,13 +1038,14 @@ void rst_inline(struct rst_ctx *c, cmark_node *parent, const char *s, size_t n, 
 			i++;
 			continue;
 		}
-		size_t r = try_markup(&p, i);
-		if (r == 0) {
+		size_t skip = 0;
+		size_t r = try_markup(&p, i, &skip);
+		if (r == 0 && skip) {
+			i += skip; /* no end-string: the start-string stays text */
+		} else if (r == 0) {
 			size_t l = 1;
 			cp_at(s, n, i, &l);
 			i += l ? l : 1;
-		} else if (r > (size_t)-1 - 8) {
-			i += (size_t)-1 - r; /* no end-string: the start-string stays text */
 		} else {
 			i = r;
 			p.seg = r;

@@ -111,6 +111,9 @@ void rst_add_target(struct rst_ctx *c, const char *name, size_t n, enum rst_tkin
 void rst_code_block(struct rst_ctx *c, cmark_node *parent, const struct rst_line *L, size_t n,
 		    const char *info, int line);
 cmark_node *rst_custom(cmark_node *parent, const char *on_enter, const char *on_exit, int line);
+/* A block holding one custom inline (on_enter, inline children, on_exit) on
+ * one line of HTML; returns the inline, to receive the inline content. */
+cmark_node *rst_inline_block(cmark_node *parent, const char *on_enter, const char *on_exit, int line);
 char *rst_node_text(cmark_node *n);
 
 /* rst_block.c */

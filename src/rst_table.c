@@ -178,7 +178,6 @@ static int cmp_cell(const void *a, const void *b)
 struct grid {
 	struct cline *L;
 	size_t h, w;
-	unsigned char *done; /* corner visited, h*w */
 };
 
 static bool scan_up(const struct grid *g, size_t top, size_t left, size_t bottom)
@@ -229,26 +228,87 @@ static bool scan_cell(const struct grid *g, size_t top, size_t left, size_t *bot
 	return false;
 }
 
-static int index_of(const size_t *v, size_t n, size_t x)
+static int cmp_size(const void *a, const void *b)
 {
-	for (size_t k = 0; k < n; k++)
-		if (v[k] == x)
-			return (int)k;
-	return -1;
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	return x < y ? -1 : x > y;
 }
 
-static void add_sorted(size_t **v, size_t *n, size_t *cap, size_t x)
+/* Sort and deduplicate v; its new length. */
+static size_t uniq(size_t *v, size_t n)
 {
-	if (index_of(*v, *n, x) >= 0)
-		return;
-	*v = xgrow(*v, cap, *n + 1, sizeof **v);
-	size_t k = *n;
-	while (k > 0 && (*v)[k - 1] > x) {
-		(*v)[k] = (*v)[k - 1];
-		k--;
+	qsort(v, n, sizeof *v, cmp_size);
+	size_t m = 0;
+	for (size_t k = 0; k < n; k++)
+		if (!m || v[m - 1] != v[k])
+			v[m++] = v[k];
+	return m;
+}
+
+static int index_of(const size_t *v, size_t n, size_t x)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (v[mid] < x)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
-	(*v)[k] = x;
-	(*n)++;
+	return lo < n && v[lo] == x ? (int)lo : -1;
+}
+
+/* A min-heap of corners (top, left), like docutils' sorted corner list. */
+struct heap {
+	size_t *v; /* pairs */
+	size_t n, cap;
+};
+
+static bool corner_less(const size_t *a, const size_t *b)
+{
+	return a[0] != b[0] ? a[0] < b[0] : a[1] < b[1];
+}
+
+static void heap_swap(size_t *v, size_t i, size_t j)
+{
+	size_t t0 = v[2 * i], t1 = v[2 * i + 1];
+	v[2 * i] = v[2 * j];
+	v[2 * i + 1] = v[2 * j + 1];
+	v[2 * j] = t0;
+	v[2 * j + 1] = t1;
+}
+
+static void heap_push(struct heap *h, size_t top, size_t left)
+{
+	h->v = xgrow(h->v, &h->cap, 2 * (h->n + 1), sizeof *h->v);
+	size_t i = h->n++;
+	h->v[2 * i] = top;
+	h->v[2 * i + 1] = left;
+	while (i > 0 && corner_less(&h->v[2 * i], &h->v[2 * ((i - 1) / 2)])) {
+		heap_swap(h->v, i, (i - 1) / 2);
+		i = (i - 1) / 2;
+	}
+}
+
+static void heap_pop(struct heap *h, size_t *top, size_t *left)
+{
+	*top = h->v[0];
+	*left = h->v[1];
+	h->n--;
+	h->v[0] = h->v[2 * h->n];
+	h->v[1] = h->v[2 * h->n + 1];
+	size_t i = 0;
+	for (;;) {
+		size_t l = 2 * i + 1, r = l + 1, m = i;
+		if (l < h->n && corner_less(&h->v[2 * l], &h->v[2 * m]))
+			m = l;
+		if (r < h->n && corner_less(&h->v[2 * r], &h->v[2 * m]))
+			m = r;
+		if (m == i)
+			break;
+		heap_swap(h->v, i, m);
+		i = m;
+	}
 }
 
 size_t rst_grid_table(struct rst_ctx *c, cmark_node *parent, const struct rst_line *L, size_t n, size_t i,
@@ -257,8 +317,8 @@ size_t rst_grid_table(struct rst_ctx *c, cmark_node *parent, const struct rst_li
 	size_t end = i;
 	while (end < n && L[end].n && L[end].ind == 0 && (L[end].p[0] == '+' || L[end].p[0] == '|'))
 		end++;
-	struct grid g = {NULL, end - i, 0, NULL};
-	if (g.h < 3 || g.h > 100000)
+	struct grid g = {NULL, end - i, 0};
+	if (g.h < 3)
 		return i;
 	g.L = xcalloc(g.h, sizeof *g.L);
 	for (size_t k = 0; k < g.h; k++) {
@@ -266,32 +326,31 @@ size_t rst_grid_table(struct rst_ctx *c, cmark_node *parent, const struct rst_li
 		if (g.L[k].nc > g.w)
 			g.w = g.L[k].nc;
 	}
+	size_t right_edge = g.L[0].nc - 1, bottom_edge = g.h - 1;
 	size_t head_sep = 0;
 	for (size_t k = 1; k < g.h; k++)
 		if (cch(&g.L[k], 0) == '+' && cch(&g.L[k], 1) == '=')
 			head_sep = k;
+	long *done = xmalloc((g.w + 1) * sizeof *done);
+	for (size_t k = 0; k <= g.w; k++)
+		done[k] = -1;
 	struct tcell *cells = NULL;
 	size_t nc = 0, ccap = 0;
 	size_t *tops = NULL, *lefts = NULL, nt = 0, nl = 0, tcap = 0, lcap = 0;
-	size_t *stack = NULL, ns = 0, scap = 0;
-	bool ok = g.w * g.h < (size_t)64 << 20;
-	if (ok) {
-		g.done = xcalloc(g.w * g.h, 1);
-		stack = xgrow(stack, &scap, 2, sizeof *stack);
-		stack[ns++] = 0;
-		stack[ns++] = 0;
-	}
-	while (ok && ns) {
-		size_t left = stack[--ns], top = stack[--ns];
-		if (g.done[top * g.w + left])
+	struct heap hp = {NULL, 0, 0};
+	heap_push(&hp, 0, 0);
+	bool ok = true;
+	while (hp.n) {
+		size_t top, left, bottom, right;
+		heap_pop(&hp, &top, &left);
+		if (top == bottom_edge || left >= right_edge || (long)top <= done[left])
 			continue;
-		g.done[top * g.w + left] = 1;
-		if (top == g.h - 1 || left == g.w - 1)
+		if (!scan_cell(&g, top, left, &bottom, &right))
 			continue;
-		size_t bottom, right;
-		if (!scan_cell(&g, top, left, &bottom, &right)) {
-			ok = false;
-			break;
+		for (size_t col = left; col < right; col++) {
+			if (done[col] != (long)top - 1)
+				ok = false;
+			done[col] = (long)bottom - 1;
 		}
 		cells = xgrow(cells, &ccap, nc + 1, sizeof *cells);
 		struct tcell *t = &cells[nc++];
@@ -302,17 +361,21 @@ size_t rst_grid_table(struct rst_ctx *c, cmark_node *parent, const struct rst_li
 		t->colspan = (int)right;
 		t->line = g.L[top + 1].no;
 		t->lines = cell_lines(g.L, top + 1, bottom, left + 1, right, &t->n);
-		add_sorted(&tops, &nt, &tcap, top);
-		add_sorted(&tops, &nt, &tcap, bottom);
-		add_sorted(&lefts, &nl, &lcap, left);
-		add_sorted(&lefts, &nl, &lcap, right);
-		stack = xgrow(stack, &scap, ns + 4, sizeof *stack);
-		stack[ns++] = top;
-		stack[ns++] = right;
-		stack[ns++] = bottom;
-		stack[ns++] = left;
+		tops = xgrow(tops, &tcap, nt + 2, sizeof *tops);
+		tops[nt++] = top;
+		tops[nt++] = bottom;
+		lefts = xgrow(lefts, &lcap, nl + 2, sizeof *lefts);
+		lefts[nl++] = left;
+		lefts[nl++] = right;
+		heap_push(&hp, top, right);
+		heap_push(&hp, bottom, left);
 	}
+	for (size_t col = 0; col < right_edge && ok; col++)
+		if (done[col] != (long)bottom_edge - 1)
+			ok = false;
 	if (ok && nc) {
+		nt = uniq(tops, nt);
+		nl = uniq(lefts, nl);
 		int nhead = 0;
 		for (size_t k = 0; k < nc; k++) {
 			int r0 = index_of(tops, nt, (size_t)cells[k].row), r1 = index_of(tops, nt, (size_t)cells[k].rowspan);
@@ -334,10 +397,10 @@ size_t rst_grid_table(struct rst_ctx *c, cmark_node *parent, const struct rst_li
 	for (size_t k = 0; k < g.h; k++)
 		free(g.L[k].off);
 	free(g.L);
-	free(g.done);
+	free(done);
 	free(tops);
 	free(lefts);
-	free(stack);
+	free(hp.v);
 	return end;
 }
 

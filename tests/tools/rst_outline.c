@@ -124,7 +124,9 @@ static void walk(cmark_node *doc, struct links *links)
 			printf("literal %s\n", buf_cstr(&b));
 			buf_free(&b);
 		} else if (ast_is_table_cell(n) ||
-			   (t == CMARK_NODE_CUSTOM_BLOCK && (custom_starts(n, "<td") || custom_starts(n, "<th")))) {
+			   (t == CMARK_NODE_CUSTOM_BLOCK &&
+			    (custom_starts(n, "<td>") || custom_starts(n, "<td ") || custom_starts(n, "<th>") ||
+			     custom_starts(n, "<th ")))) {
 			print_text("cell", n);
 		} else if (t == CMARK_NODE_LINK) {
 			const char *u = cmark_node_get_url(n);
