@@ -2,6 +2,7 @@
  * `ssg check` (see check.h). Calls the model (read only), ast, buf and diag. */
 #include "check.h"
 #include "ast.h"
+#include "path.h"
 #include "url.h"
 #include "xalloc.h"
 
@@ -87,6 +88,84 @@ static void check_duplicates(const struct doc *doc, struct diags *d)
 	}
 	free(entry);
 	free(listed);
+}
+
+/* ---- images of missing files --------------------------------------------------- */
+
+/* Relative link targets are resolved by xref; image sources are not, so check
+ * does it: a relative src must name a file under content/. */
+static bool is_relative_src(const char *url)
+{
+	if (!*url || url[0] == '/' || url[0] == '#' || url[0] == '?')
+		return false;
+	for (const char *p = url; *p && *p != '/' && *p != '?' && *p != '#'; p++)
+		if (*p == ':')
+			return false;
+	return true;
+}
+
+/* dir/ref with "." and ".." resolved; NULL when it leaves content/. */
+static char *resolve_src(const char *from, const char *ref)
+{
+	char *dir = path_dirname(from);
+	char *joined = *dir ? xasprintf("%s/%.*s", dir, (int)strcspn(ref, "?#"), ref)
+			    : xstrndup(ref, strcspn(ref, "?#"));
+	free(dir);
+	struct buf b = BUF_INIT;
+	char *save = NULL;
+	bool bad = false;
+	for (char *p = strtok_r(joined, "/", &save); p && !bad; p = strtok_r(NULL, "/", &save)) {
+		if (!strcmp(p, "."))
+			continue;
+		if (!strcmp(p, "..")) {
+			char *slash = b.n ? strrchr(b.p, '/') : NULL;
+			bad = !b.n;
+			b.n = slash ? (size_t)(slash - b.p) : 0;
+			if (b.p)
+				b.p[b.n] = '\0';
+			continue;
+		}
+		if (b.n)
+			buf_putc(&b, '/');
+		buf_puts(&b, p);
+	}
+	free(joined);
+	if (bad) {
+		buf_free(&b);
+		return NULL;
+	}
+	return buf_detach(&b);
+}
+
+static bool site_has_file(const struct site *s, const char *rel)
+{
+	for (size_t i = 0; i < s->nstatics; i++)
+		if (!strcmp(s->statics[i].relpath, rel))
+			return true;
+	return model_doc_by_path(s, rel) >= 0;
+}
+
+static void check_images(const struct site *s, const struct doc *doc, struct diags *d)
+{
+	if (!doc->tree)
+		return;
+	cmark_iter *it = cmark_iter_new(doc->tree);
+	cmark_event_type ev;
+	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+		cmark_node *n = cmark_iter_get_node(it);
+		if (ev != CMARK_EVENT_ENTER || cmark_node_get_type(n) != CMARK_NODE_IMAGE)
+			continue;
+		const char *url = cmark_node_get_url(n);
+		if (!url || !is_relative_src(url))
+			continue;
+		char *rel = resolve_src(doc->relpath, url);
+		if (!rel || !site_has_file(s, rel))
+			diag_addc(d, SEV_WARNING, "missing-file", doc->shown, ast_line(n),
+				  cmark_node_get_start_column(n),
+				  "image of a file that does not exist: %s", url);
+		free(rel);
+	}
+	cmark_iter_free(it);
 }
 
 /* ---- URL variants -------------------------------------------------------------- */
@@ -241,6 +320,7 @@ void check_site(const struct site *s, struct diags *d)
 	for (size_t i = 0; i < s->ndocs; i++) {
 		check_duplicates(&s->docs[i], d);
 		check_doc_titles(&s->docs[i], d);
+		check_images(s, &s->docs[i], d);
 	}
 	for (size_t i = 0; i < s->nres; i++)
 		check_variants(s, &s->res[i], d);

@@ -4,7 +4,7 @@
  * front-matter, reader, encoding, link and reference problems; check adds the
  * rules that need the whole model: resources listed twice in one document,
  * URL variants of an existing resource, resources that fall into Unsorted,
- * and empty titles. Pure: reads a loaded site, writes diagnostics; no
+ * images of missing files and empty titles. Pure: reads a loaded site, writes diagnostics; no
  * filesystem, no global state. Level 5. */
 #ifndef SSG_CHECK_H
 #define SSG_CHECK_H
@@ -27,6 +27,8 @@
  *                       spelling is written
  *   unsorted            a resource no topic rule matches (one finding per
  *                       resource, at its first citation)
+ *   missing-file        an image whose relative source names no file under
+ *                       content/ (links are resolved by xref; images are not)
  *   empty-title         a document with neither a title nor a heading, an
  *                       empty heading, a link without text, a topic or kind
  *                       of site.yml with an empty title
