@@ -9,7 +9,7 @@ PKGS     = libcmark-gfm yaml-0.1
 CFLAGS  ?= -O2 -g
 WARN     = -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wno-unused-parameter
 CPPFLAGS_SSG = -D_GNU_SOURCE -Isrc -I$(BUILD)
-LDLIBS_SSG = -lcmark-gfm-extensions -lcmark-gfm -lyaml -lpthread
+LDLIBS_SSG = -lcmark-gfm-extensions -lcmark-gfm -lyaml -lmicrohttpd -lpthread
 
 SRCS    := $(sort $(wildcard src/*.c))
 LIBSRCS := $(filter-out src/main.c,$(SRCS))

@@ -55,6 +55,25 @@ static const struct {
 	 "Existing files are never overwritten: each one is reported and left as it is.\n"
 	 "\n"
 	 "Exit status: 0 created, 1 a file existed or could not be written, 2 usage errors.\n"},
+	{"serve",
+	 "usage: ssg serve [-s|--source DIR] [--drafts] [-j|--jobs N] [--bind ADDR]\n"
+	 "                 [-p|--port N] [--threads N] [-q|--quiet]\n"
+	 "\n"
+	 "Build the site in DIR (default .) into a private temporary folder (never over\n"
+	 "public/), serve it at http://ADDR:PORT/ and rebuild when site.yml or anything in\n"
+	 "content/, templates/, themes/ or static/ changes. Open pages reload by\n"
+	 "themselves; a failed build is shown over the page while the last good site\n"
+	 "stays served. Stop with Ctrl-C (the temporary folder is removed).\n"
+	 "\n"
+	 "  -s, --source DIR   the site: site.yml, content/, templates/, themes/, static/\n"
+	 "      --drafts       include documents whose front matter says draft: true\n"
+	 "  -j, --jobs N       build threads (default: one per processor)\n"
+	 "      --bind ADDR    the address to listen on (default 127.0.0.1)\n"
+	 "  -p, --port N       the port (default 8000; 0 picks a free one)\n"
+	 "      --threads N    HTTP threads (default: one per processor, at least 2)\n"
+	 "  -q, --quiet        print only errors and the address\n"
+	 "\n"
+	 "Exit status: 0 stopped by a signal, 1 the server could not start, 2 usage errors.\n"},
 	{"help", "usage: ssg help [COMMAND]\n\nPrint help for ssg or one of its commands.\n"},
 };
 
@@ -68,6 +87,7 @@ int cli_help(const char *command, FILE *f)
 		      "\n"
 		      "Commands:\n"
 		      "  build     build the site into public/\n"
+		      "  serve     preview the site with live reload\n"
 		      "  check     report problems without writing anything\n"
 		      "  new       create a site or a document\n"
 		      "  help      print help for a command\n"

@@ -6,6 +6,7 @@
 #define SSG_COMMANDS_H
 
 int cmd_build(int argc, char **argv);
+int cmd_serve(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_new(int argc, char **argv);
 

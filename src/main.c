@@ -12,6 +12,7 @@ static const struct {
 	int (*run)(int argc, char **argv);
 } commands[] = {
 	{"build", cmd_build},
+	{"serve", cmd_serve},
 	{"check", cmd_check},
 	{"new", cmd_new},
 };
