@@ -2,6 +2,7 @@
 #include "site.h"
 #include "buf.h"
 #include "extract.h"
+#include "gitdates.h"
 #include "html.h"
 #include "mustache.h"
 #include "output.h"
@@ -190,6 +191,8 @@ int site_load(struct site *s, const struct build_opts *o, struct diags *d)
 	free(rels);
 	source_list_free(&files);
 	free(content);
+	/* last-updated dates: front matter wins, else the last commit (one git run) */
+	gitdates_fill(s->source_dir, s->docs, s->ndocs);
 	model_build(s);
 	/* topic ids named in front matter must exist */
 	for (size_t i = 0; i < s->ndocs; i++) {

@@ -1,0 +1,199 @@
+/* gitdates: last-commit dates from one `git log` pass (see gitdates.h). */
+#include "gitdates.h"
+#include "buf.h"
+#include "doc.h"
+#include "path.h"
+#include "xalloc.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+struct entry {
+	char *path;
+	char *date;
+	size_t seq; /* order seen: the smallest is the newest commit */
+};
+
+static bool is_date(const char *p, size_t n)
+{
+	if (n != 10)
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		bool dash = i == 4 || i == 7;
+		if (dash ? p[i] != '-' : !isdigit((unsigned char)p[i]))
+			return false;
+	}
+	return true;
+}
+
+static int cmp_entry(const void *a, const void *b)
+{
+	const struct entry *x = a, *y = b;
+	int c = strcmp(x->path, y->path);
+	if (c)
+		return c;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* Sort by path, keep the newest date of each, move the result into g. */
+static void take_entries(struct gitdates *g, struct entry *e, size_t n)
+{
+	if (n > 1)
+		qsort(e, n, sizeof *e, cmp_entry);
+	g->paths = xcalloc(n + 1, sizeof *g->paths);
+	g->dates = xcalloc(n + 1, sizeof *g->dates);
+	g->n = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (g->n && !strcmp(g->paths[g->n - 1], e[i].path)) {
+			free(e[i].path);
+			free(e[i].date);
+			continue;
+		}
+		g->paths[g->n] = e[i].path;
+		g->dates[g->n] = e[i].date;
+		g->n++;
+	}
+}
+
+void gitdates_parse(struct gitdates *g, const char *text, size_t n)
+{
+	gitdates_free(g);
+	struct entry *e = NULL;
+	size_t ne = 0, cap = 0;
+	char date[11] = "";
+	const char *p = text, *end = text + n;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *le = nl ? nl : end;
+		size_t len = (size_t)(le - p);
+		if (len && p[len - 1] == '\r')
+			len--;
+		if (len && p[0] == '\x01') {
+			if (is_date(p + 1, len - 1)) {
+				memcpy(date, p + 1, 10);
+				date[10] = '\0';
+			} else
+				date[0] = '\0';
+		} else if (len && date[0] && p[0] != '"' && !memchr(p, '\0', len)) {
+			e = xgrow(e, &cap, ne + 1, sizeof *e);
+			e[ne].path = xstrndup(p, len);
+			e[ne].date = xstrdup(date);
+			e[ne].seq = ne;
+			ne++;
+		}
+		p = le + 1;
+	}
+	take_entries(g, e, ne);
+	free(e);
+}
+
+/* Run argv with stdout into out (stdin and stderr on /dev/null); the exit
+ * status, or -1 when it could not run. */
+static int run_capture(char *const argv[], struct buf *out)
+{
+	int fds[2];
+	if (pipe(fds))
+		return -1;
+	posix_spawn_file_actions_t fa;
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+	posix_spawn_file_actions_adddup2(&fa, fds[1], 1);
+	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+	posix_spawn_file_actions_addclose(&fa, fds[0]);
+	posix_spawn_file_actions_addclose(&fa, fds[1]);
+	pid_t pid;
+	int rc = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	close(fds[1]);
+	if (rc) {
+		close(fds[0]);
+		return -1;
+	}
+	char chunk[65536];
+	for (;;) {
+		ssize_t r = read(fds[0], chunk, sizeof chunk);
+		if (r > 0)
+			buf_put(out, chunk, (size_t)r);
+		else if (r == 0 || errno != EINTR)
+			break;
+	}
+	close(fds[0]);
+	int status;
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+int gitdates_load(struct gitdates *g, const char *source_dir)
+{
+	gitdates_free(g);
+	char *content = path_join(source_dir ? source_dir : ".", "content");
+	struct stat st;
+	if (stat(content, &st) || !S_ISDIR(st.st_mode)) {
+		free(content);
+		return -1;
+	}
+	/* --relative: names relative to content/, wherever the repository's top is */
+	char *argv[] = {"git", "-C", content, "-c", "core.quotepath=off",
+			"-c", "log.showSignature=false", "--no-pager", "log", "--relative",
+			"--no-color", "--format=%x01%cs", "--name-only", "--", ".", NULL};
+	struct buf out = BUF_INIT;
+	int rc = run_capture(argv, &out);
+	free(content);
+	if (rc == 0)
+		gitdates_parse(g, out.p ? out.p : "", out.n);
+	buf_free(&out);
+	return rc == 0 ? 0 : -1;
+}
+
+static int cmp_key(const void *key, const void *elem)
+{
+	return strcmp(key, *(char *const *)elem);
+}
+
+const char *gitdates_get(const struct gitdates *g, const char *relpath)
+{
+	if (!g->n || !relpath)
+		return NULL;
+	char **hit = bsearch(relpath, g->paths, g->n, sizeof *g->paths, cmp_key);
+	return hit ? g->dates[hit - g->paths] : NULL;
+}
+
+void gitdates_free(struct gitdates *g)
+{
+	for (size_t i = 0; i < g->n; i++) {
+		free(g->paths[i]);
+		free(g->dates[i]);
+	}
+	free(g->paths);
+	free(g->dates);
+	memset(g, 0, sizeof *g);
+}
+
+void gitdates_fill(const char *source_dir, struct doc *docs, size_t ndocs)
+{
+	bool need = false;
+	for (size_t i = 0; i < ndocs && !need; i++)
+		need = !docs[i].meta.updated;
+	if (!need)
+		return;
+	struct gitdates g = {0};
+	if (gitdates_load(&g, source_dir) == 0)
+		for (size_t i = 0; i < ndocs; i++) {
+			const char *d = docs[i].meta.updated ? NULL : gitdates_get(&g, docs[i].relpath);
+			if (d)
+				docs[i].meta.updated = xstrdup(d);
+		}
+	gitdates_free(&g);
+}

@@ -1,0 +1,40 @@
+/* gitdates: the last-commit date of every file under a site's content/,
+ * read from ONE `git log --name-only` pass (never one process per file), for
+ * the "last updated" line, sitemap <lastmod> and the Atom feed. A date from
+ * front matter or site.yml wins; when the site is not a git checkout, or git
+ * is missing, there are simply no dates: never the build time, so the output
+ * stays deterministic. Level 2 (runs git; knows struct doc only to fill in
+ * meta.updated). Thread-safe: no global state. */
+#ifndef SSG_GITDATES_H
+#define SSG_GITDATES_H
+#include <stddef.h>
+
+struct doc;
+
+struct gitdates {
+	char **paths; /* relative to content/, sorted, unique */
+	char **dates; /* YYYY-MM-DD, the newest commit touching paths[i] */
+	size_t n;
+};
+
+/* Parse `git log --format=%x01%cs --name-only` output (newest commit first):
+ * a line "\x01YYYY-MM-DD" opens a commit, the file names that follow belong to
+ * it. The first date seen for a path wins. Lines that are neither are ignored,
+ * and so are quoted (escaped) names. Replaces what g held. Can't fail. */
+void gitdates_parse(struct gitdates *g, const char *text, size_t n);
+
+/* Run git once in <source_dir>/content (paths come out relative to it) and
+ * parse its output. Returns 0 when git answered (g may still be empty), -1
+ * when git is missing or this is not a git checkout (g is then empty). */
+int gitdates_load(struct gitdates *g, const char *source_dir);
+
+/* The date of relpath (relative to content/), or NULL. Borrowed from g. */
+const char *gitdates_get(const struct gitdates *g, const char *relpath);
+
+void gitdates_free(struct gitdates *g);
+
+/* Give every document without an `updated` date (front matter and site.yml
+ * win) its file's last-commit date, when there is one. One git run. */
+void gitdates_fill(const char *source_dir, struct doc *docs, size_t ndocs);
+
+#endif

@@ -1,0 +1,121 @@
+/* test_gitdates: parsing `git log --name-only` output, and one real run of
+ * git over a throw-away repository with fixed commit dates. */
+#include "testutil.h"
+#include "doc.h"
+#include "gitdates.h"
+
+#include <unistd.h>
+
+static void test_parse_newest_wins(void **state)
+{
+	(void)state;
+	const char *log = "\x01" "2024-05-02\n\nb.md\nsub/c.rst\n"
+			  "\x01" "2023-01-15\n\na.md\nb.md\n"
+			  "\x01" "2022-12-31\n\nsub/c.rst\n";
+	struct gitdates g = {0};
+	gitdates_parse(&g, log, strlen(log));
+	assert_int_equal(g.n, 3);
+	assert_string_equal(gitdates_get(&g, "a.md"), "2023-01-15");
+	assert_string_equal(gitdates_get(&g, "b.md"), "2024-05-02");
+	assert_string_equal(gitdates_get(&g, "sub/c.rst"), "2024-05-02");
+	assert_null(gitdates_get(&g, "missing.md"));
+	assert_null(gitdates_get(&g, NULL));
+	gitdates_free(&g);
+	assert_int_equal(g.n, 0);
+}
+
+static void test_parse_garbage(void **state)
+{
+	(void)state;
+	/* names before any commit line, bad dates, quoted names, CRLF, no final newline */
+	const char *log = "orphan.md\n\x01not-a-date\nlost.md\n\x01" "2020-02-29\r\n"
+			  "\"q\\tuoted.md\"\nok.md\r\n\x01" "2019-01-01\nlast.md";
+	struct gitdates g = {0};
+	gitdates_parse(&g, log, strlen(log));
+	assert_null(gitdates_get(&g, "orphan.md"));
+	assert_null(gitdates_get(&g, "lost.md"));
+	assert_string_equal(gitdates_get(&g, "ok.md"), "2020-02-29");
+	assert_string_equal(gitdates_get(&g, "last.md"), "2019-01-01");
+	assert_int_equal(g.n, 2);
+	/* parsing again replaces, and an empty text gives nothing */
+	gitdates_parse(&g, "", 0);
+	assert_int_equal(g.n, 0);
+	assert_null(gitdates_get(&g, "ok.md"));
+	gitdates_free(&g);
+}
+
+static int sh(const char *cmd)
+{
+	int rc = system(cmd);
+	return rc == -1 ? -1 : WEXITSTATUS(rc);
+}
+
+static void test_real_git(void **state)
+{
+	(void)state;
+	if (sh("git --version >/dev/null 2>&1") != 0)
+		skip();
+	char dir[] = "/tmp/ssg-gitdates-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char cmd[2048];
+	/* the site sits in a sub-folder of the repository: names must still be
+	 * relative to its content/ */
+	snprintf(cmd, sizeof cmd,
+		 "cd %s && git init -q . && mkdir -p site/content/sub site/other && "
+		 "export GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@e GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@e && "
+		 "echo a > site/content/a.md && echo c > site/content/sub/c.md && echo o > site/other/o.md && "
+		 "git add -A && GIT_AUTHOR_DATE='2021-03-04T10:00:00Z' GIT_COMMITTER_DATE='2021-03-04T10:00:00Z' "
+		 "git -c commit.gpgsign=false commit -q -m one && "
+		 "echo a2 >> site/content/a.md && git add -A && "
+		 "GIT_AUTHOR_DATE='2022-06-07T10:00:00Z' GIT_COMMITTER_DATE='2022-06-07T10:00:00Z' "
+		 "git -c commit.gpgsign=false commit -q -m two && "
+		 "echo new > site/content/uncommitted.md",
+		 dir);
+	assert_int_equal(sh(cmd), 0);
+	char site[600];
+	snprintf(site, sizeof site, "%s/site", dir);
+	struct gitdates g = {0};
+	assert_int_equal(gitdates_load(&g, site), 0);
+	assert_string_equal(gitdates_get(&g, "a.md"), "2022-06-07");
+	assert_string_equal(gitdates_get(&g, "sub/c.md"), "2021-03-04");
+	assert_null(gitdates_get(&g, "uncommitted.md"));
+	assert_null(gitdates_get(&g, "o.md"));
+	assert_null(gitdates_get(&g, "../other/o.md"));
+	gitdates_free(&g);
+
+	/* fill: front matter wins, uncommitted files get nothing */
+	struct doc docs[3];
+	memset(docs, 0, sizeof docs);
+	docs[0].relpath = "a.md";
+	docs[1].relpath = "sub/c.md";
+	docs[1].meta.updated = strdup("1999-09-09");
+	docs[2].relpath = "uncommitted.md";
+	gitdates_fill(site, docs, 3);
+	assert_string_equal(docs[0].meta.updated, "2022-06-07");
+	assert_string_equal(docs[1].meta.updated, "1999-09-09");
+	assert_null(docs[2].meta.updated);
+	free(docs[0].meta.updated);
+	free(docs[1].meta.updated);
+
+	/* not a checkout: -1 and nothing */
+	char plain[] = "/tmp/ssg-gitdates-plain-XXXXXX";
+	assert_non_null(mkdtemp(plain));
+	snprintf(cmd, sizeof cmd, "mkdir -p %s/content && echo x > %s/content/x.md", plain, plain);
+	assert_int_equal(sh(cmd), 0);
+	assert_int_equal(gitdates_load(&g, plain), -1);
+	assert_int_equal(g.n, 0);
+	/* no content/ at all */
+	assert_int_equal(gitdates_load(&g, "/nonexistent-ssg-dir"), -1);
+	snprintf(cmd, sizeof cmd, "rm -rf %s %s", dir, plain);
+	assert_int_equal(sh(cmd), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parse_newest_wins),
+		cmocka_unit_test(test_parse_garbage),
+		cmocka_unit_test(test_real_git),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
