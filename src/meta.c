@@ -65,18 +65,21 @@ int meta_from_yaml(const struct yamlx *y, ynode map, struct doc_meta *m, struct 
 				rc = -1;
 		} else if (!strcmp(key, "draft"))
 			rc |= yamlx_get_bool(y, v, key, &m->draft, d);
-		else if (!strcmp(key, "topics") || !strcmp(key, "tags")) {
+		else if (!strcmp(key, "topics") || !strcmp(key, "tags") ||
+			 !strcmp(key, "categories")) {
 			rc |= yamlx_get_strlist(y, v, key, &m->topics, &m->ntopics, d);
 			m->topics_line = yamlx_line(y, v);
 			m->topics_col = yamlx_col(y, v);
 			free(m->topics_path);
 			m->topics_path = xstrdup(y->path);
 		} else {
-			yamlx_error(y, k, d,
-				    "unknown key '%s' (known: title, slug, description, date, updated, "
-				    "weight, draft, topics)",
-				    key);
-			rc = -1;
+			/* a typo must not pass silently, but foreign keys (other
+			 * generators' front matter) must not break the build either */
+			diag_addc(d, SEV_WARNING, "unknown-key", y->path, yamlx_line(y, k),
+				  yamlx_col(y, k),
+				  "unknown front-matter key '%s' ignored (known: title, slug, "
+				  "description, date, updated, weight, draft, topics, tags, categories)",
+				  key);
 		}
 	}
 	return rc ? -1 : 0;

@@ -26,7 +26,8 @@ struct doc_meta {
 };
 
 /* Read the keys of mapping `map` into m (fields given override those in m).
- * Returns -1 after recording errors. */
+ * `tags` and `categories` add to `topics`; an unknown key is a warning.
+ * Returns -1 after recording errors (wrong types, bad dates). */
 int meta_from_yaml(const struct yamlx *y, ynode map, struct doc_meta *m, struct diags *d);
 /* Fill the fields of dst that are unset from src (dst wins). */
 void meta_merge(struct doc_meta *dst, const struct doc_meta *src);

@@ -57,8 +57,10 @@ static void test_front_matter_errors(void **state)
 	assert_int_equal(source_load(p, "content/bad.md", 0, &s, &d), 0);
 	assert_int_equal(d.n, 2);
 	assert_int_equal(d.v[0].line, 2);
-	assert_non_null(strstr(d.v[0].msg, "unknown key 'titel'"));
+	assert_int_equal(d.v[0].sev, SEV_WARNING);
+	assert_non_null(strstr(d.v[0].msg, "unknown front-matter key 'titel'"));
 	assert_int_equal(d.v[1].line, 3);
+	assert_int_equal(d.v[1].sev, SEV_ERROR);
 	source_free(&s);
 	diags_free(&d);
 	unlink(p);
