@@ -6,6 +6,7 @@
 #include "xalloc.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -148,6 +149,9 @@ static struct val *resource_item(const struct site *s, size_t ri, const char *ro
 	val_set(m, "url", val_str_own(xasprintf("%s%s", root, url)));
 	free(url);
 	val_set_str(m, "id", r->slug);
+	/* the element id: only the A-Z index carries one (a resource may be listed
+	 * twice on other pages, and ids must be unique) */
+	val_set_str(m, "anchor", "");
 	val_set_str(m, "href", r->canonical);
 	val_set_str(m, "host", r->host);
 	val_set_str(m, "description", r->desc ? r->desc : "");
@@ -179,6 +183,19 @@ static struct val *resource_item(const struct site *s, size_t ri, const char *ro
 }
 
 /* ---- document page ------------------------------------------------------- */
+
+/* "2024-05-01" -> "1 May 2024"; anything else is returned as written. */
+static char *human_date(const char *iso)
+{
+	static const char *months[] = {"January", "February", "March",     "April",
+				       "May",     "June",     "July",      "August",
+				       "September", "October", "November", "December"};
+	int y, mo, da, used = 0;
+	if (strlen(iso) == 10 && sscanf(iso, "%4d-%2d-%2d%n", &y, &mo, &da, &used) == 3 &&
+	    used == 10 && mo >= 1 && mo <= 12 && da >= 1 && da <= 31)
+		return xasprintf("%d %s %d", da, months[mo - 1], y);
+	return xstrdup(iso);
+}
 
 static struct val *doc_toc(const struct doc *d)
 {
@@ -216,8 +233,12 @@ struct val *view_doc(const struct site *s, size_t di, const char *body)
 	val_set_str(m, "source", d->shown);
 	struct val *toc = val_set(m, "toc", doc_toc(d));
 	val_set_bool(m, "has_toc", toc->n > 1);
-	if (d->meta.updated)
+	if (d->meta.updated) {
 		val_set_str(m, "updated", d->meta.updated);
+		val_set(m, "updated_text", val_str_own(human_date(d->meta.updated)));
+	}
+	/* a body without a level-1 heading gets the title as its <h1> */
+	val_set_bool(m, "has_h1", d->nheadings && d->headings[0].level == 1);
 	if (d->meta.date)
 		val_set_str(m, "date", d->meta.date);
 	if (*s->cfg.repo)
@@ -260,6 +281,7 @@ struct val *view_doc(const struct site *s, size_t di, const char *body)
 							   s->docs[t->docs[i + 1]].url));
 		}
 	}
+	val_set_bool(m, "has_pager", val_get(m, "prev") || val_get(m, "next"));
 	size_t distinct = 0;
 	for (size_t i = 0; i < d->ncites; i++) {
 		bool first = d->cites[i].resource >= 0;
@@ -453,7 +475,8 @@ struct val *view_resource_index(const struct site *s)
 			cur = val_set(g, "resources", val_list());
 			curl = l;
 		}
-		val_push(cur, resource_item(s, order[i], root, false));
+		struct val *item = val_push(cur, resource_item(s, order[i], root, false));
+		val_set_str(item, "anchor", s->res[order[i]].slug);
 	}
 	free(order);
 	struct val *kinds = val_set(v, "kinds", val_list());
