@@ -291,11 +291,20 @@ void render_feed(const struct site *s, struct buf *out)
 	buf_puts(out, "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n"
 		      "<feed xmlns=\"http://www.w3.org/2005/Atom\">\n  <title>");
 	buf_puts_html(out, s->cfg.title);
-	buf_puts(out, "</title>\n  <id>");
+	buf_puts(out, "</title>\n");
+	if (*s->cfg.description) {
+		buf_puts(out, "  <subtitle>");
+		buf_puts_html(out, s->cfg.description);
+		buf_puts(out, "</subtitle>\n");
+	}
+	/* Atom wants an author on the feed or on every entry */
+	buf_puts(out, "  <author><name>");
+	buf_puts_html(out, *s->cfg.author ? s->cfg.author : s->cfg.title);
+	buf_puts(out, "</name></author>\n  <id>");
 	buf_puts_html(out, base);
-	buf_puts(out, "</id>\n  <link rel=\"alternate\" href=\"");
+	buf_puts(out, "</id>\n  <link rel=\"alternate\" type=\"text/html\" href=\"");
 	buf_puts_html(out, base);
-	buf_puts(out, "\"/>\n  <link rel=\"self\" href=\"");
+	buf_puts(out, "\"/>\n  <link rel=\"self\" type=\"application/atom+xml\" href=\"");
 	buf_puts_html(out, base);
 	buf_printf(out, "feed.xml\"/>\n  <updated>%sT00:00:00Z</updated>\n", newest);
 	for (size_t i = 0; i < s->ndocs; i++) {
