@@ -4,6 +4,7 @@
  * once the whole document is known. Calls rst_block.c for the structure. */
 #include "rst_int.h"
 #include "ast.h"
+#include "hash.h"
 #include "path.h"
 #include "xalloc.h"
 
@@ -133,6 +134,9 @@ void rst_add_target(struct rst_ctx *c, const char *name, size_t n, enum rst_tkin
 	t->val = xstrdup(val);
 	t->kind = kind;
 	t->line = line;
+	size_t ix;
+	if (!hash_get(&c->target_ix, t->name, &ix))
+		hash_put(&c->target_ix, t->name, c->targets.n - 1);
 }
 
 void rst_code_block(struct rst_ctx *c, cmark_node *parent, const struct rst_line *L, size_t n,
@@ -239,10 +243,8 @@ static struct rst_line *normalise(struct rst_ctx *c, const char *text, size_t le
 
 static const struct rst_target *find_target(struct rst_ctx *c, const char *name)
 {
-	for (size_t i = 0; i < c->targets.n; i++)
-		if (!strcmp(c->targets.v[i].name, name))
-			return &c->targets.v[i];
-	return NULL;
+	size_t ix;
+	return hash_get(&c->target_ix, name, &ix) ? &c->targets.v[ix] : NULL;
 }
 
 /* URL for a reference name, following indirect targets; NULL when unknown. */
@@ -332,24 +334,23 @@ static char *fn_display(const struct rst_fn *f)
 	return xasprintf("%d", f->number);
 }
 
-static bool number_used(struct rst_ctx *c, int num)
+static int cmp_int(const void *a, const void *b)
 {
-	for (size_t i = 0; i < c->fndefs.n; i++) {
-		const struct rst_fn *f = &c->fndefs.v[i];
-		if (!f->citation && f->label[0] != '*' && f->number == num)
-			return true;
-	}
-	return false;
+	int x = *(const int *)a, y = *(const int *)b;
+	return x < y ? -1 : x > y;
 }
 
 static void number_footnotes(struct rst_ctx *c)
 {
 	int next = 1, sym = 0;
+	int *used = xcalloc(c->fndefs.n + 1, sizeof *used);
+	size_t nused = 0;
 	for (size_t i = 0; i < c->fndefs.n; i++) {
 		struct rst_fn *f = &c->fndefs.v[i];
 		if (!f->citation && f->label[0] >= '0' && f->label[0] <= '9')
-			f->number = atoi(f->label);
+			used[nused++] = f->number = atoi(f->label);
 	}
+	qsort(used, nused, sizeof *used, cmp_int);
 	for (size_t i = 0; i < c->fndefs.n; i++) {
 		struct rst_fn *f = &c->fndefs.v[i];
 		if (f->citation) {
@@ -359,9 +360,9 @@ static void number_footnotes(struct rst_ctx *c)
 			f->id = xasprintf("footnote-sym-%d", sym);
 		} else {
 			if (f->label[0] == '#') {
-				while (number_used(c, next))
+				while (bsearch(&next, used, nused, sizeof *used, cmp_int))
 					next++;
-				f->number = next;
+				f->number = next++;
 			}
 			f->id = xasprintf("footnote-%d", f->number);
 		}
@@ -381,37 +382,82 @@ static void number_footnotes(struct rst_ctx *c)
 		buf_free(&b);
 		free(disp);
 	}
+	free(used);
 }
 
-static const struct rst_fn *match_fnref(struct rst_ctx *c, const struct rst_fn *r, int *auto_k, int *sym_k)
+/* Footnote definitions by kind: labelled ones (manual numbers, "#name",
+ * lower-cased citation labels) in a table, auto-numbered and symbol ones in
+ * document order. */
+struct fn_index {
+	struct hash labels;
+	char **keys;
+	size_t *autos, *syms;
+	size_t nauto, nsym, kauto, ksym;
+};
+
+static char *fn_key(const struct rst_fn *f)
 {
-	bool want_auto = !strcmp(r->label, "#"), want_sym = !strcmp(r->label, "*");
-	int k = 0;
+	if (!f->citation)
+		return xstrdup(f->label);
+	char *k = xasprintf("[%s", f->label);
+	for (char *q = k; *q; q++)
+		if (*q >= 'A' && *q <= 'Z')
+			*q = (char)(*q + 32);
+	return k;
+}
+
+static void fn_index_build(struct rst_ctx *c, struct fn_index *x)
+{
+	memset(x, 0, sizeof *x);
+	x->keys = xcalloc(c->fndefs.n + 1, sizeof *x->keys);
+	x->autos = xcalloc(c->fndefs.n + 1, sizeof *x->autos);
+	x->syms = xcalloc(c->fndefs.n + 1, sizeof *x->syms);
 	for (size_t i = 0; i < c->fndefs.n; i++) {
 		const struct rst_fn *f = &c->fndefs.v[i];
-		if (f->citation != r->citation)
-			continue;
-		if (want_auto || want_sym) {
-			if (strcmp(f->label, r->label))
-				continue;
-			if (k++ == (want_auto ? *auto_k : *sym_k)) {
-				(*(want_auto ? auto_k : sym_k))++;
-				return f;
-			}
-		} else if (r->citation ? !strcasecmp(f->label, r->label) : !strcmp(f->label, r->label)) {
-			return f;
+		size_t ix;
+		if (!f->citation && !strcmp(f->label, "#"))
+			x->autos[x->nauto++] = i;
+		else if (!f->citation && !strcmp(f->label, "*"))
+			x->syms[x->nsym++] = i;
+		else {
+			x->keys[i] = fn_key(f);
+			if (!hash_get(&x->labels, x->keys[i], &ix))
+				hash_put(&x->labels, x->keys[i], i);
 		}
 	}
-	return NULL;
+}
+
+static void fn_index_free(struct rst_ctx *c, struct fn_index *x)
+{
+	for (size_t i = 0; i < c->fndefs.n; i++)
+		free(x->keys[i]);
+	free(x->keys);
+	free(x->autos);
+	free(x->syms);
+	hash_free(&x->labels);
+}
+
+static const struct rst_fn *match_fnref(struct rst_ctx *c, struct fn_index *x, const struct rst_fn *r)
+{
+	if (!r->citation && !strcmp(r->label, "#"))
+		return x->kauto < x->nauto ? &c->fndefs.v[x->autos[x->kauto++]] : NULL;
+	if (!r->citation && !strcmp(r->label, "*"))
+		return x->ksym < x->nsym ? &c->fndefs.v[x->syms[x->ksym++]] : NULL;
+	char *k = fn_key(r);
+	size_t ix;
+	bool hit = hash_get(&x->labels, k, &ix);
+	free(k);
+	return hit ? &c->fndefs.v[ix] : NULL;
 }
 
 static void resolve_footnotes(struct rst_ctx *c)
 {
 	number_footnotes(c);
-	int auto_k = 0, sym_k = 0;
+	struct fn_index x;
+	fn_index_build(c, &x);
 	for (size_t i = 0; i < c->fnrefs.n; i++) {
 		struct rst_fn *r = &c->fnrefs.v[i];
-		const struct rst_fn *f = match_fnref(c, r, &auto_k, &sym_k);
+		const struct rst_fn *f = match_fnref(c, &x, r);
 		struct buf b = BUF_INIT;
 		if (!f) {
 			rst_warn(c, r->line, r->citation ? "Unknown citation: \"%s\"." : "Unknown footnote: \"%s\".",
@@ -437,6 +483,7 @@ static void resolve_footnotes(struct rst_ctx *c)
 		buf_free(&b);
 		free(disp);
 	}
+	fn_index_free(c, &x);
 }
 
 /* ---- entry ------------------------------------------------------------- */
@@ -459,6 +506,9 @@ static void ctx_free(struct rst_ctx *c)
 		free(c->targets.v[i].val);
 	}
 	free(c->targets.v);
+	hash_free(&c->target_ix);
+	hash_free(&c->subst_ix);
+	hash_free(&c->subst_ci_ix);
 	for (size_t i = 0; i < c->anon.n; i++) {
 		free(c->anon.v[i].name);
 		free(c->anon.v[i].val);
@@ -469,6 +519,7 @@ static void ctx_free(struct rst_ctx *c)
 	free(c->refs.v);
 	for (size_t i = 0; i < c->substs.n; i++) {
 		free(c->substs.v[i].name);
+		free(c->substs.v[i].lower);
 		free(c->substs.v[i].val);
 		free(c->substs.v[i].alt);
 	}

@@ -683,7 +683,7 @@ static void subst_def(struct rst_ctx *c, struct rst_line *B, size_t m, int line)
 		B[0].p++, B[0].n--;
 	B[0].ind = 0;
 	parse_dir(&d, B, m);
-	struct rst_subst s = {NULL, RST_S_REPLACE, NULL, NULL, line, false};
+	struct rst_subst s = {NULL, NULL, RST_S_REPLACE, NULL, NULL, line, false};
 	if (!strcmp(d.name, "replace")) {
 		struct buf t = BUF_INIT;
 		buf_puts(&t, d.args);
@@ -717,6 +717,15 @@ static void subst_def(struct rst_ctx *c, struct rst_line *B, size_t m, int line)
 		s.kind = RST_S_REPLACE;
 	}
 	s.name = buf_detach(&nm);
+	s.lower = xstrdup(s.name);
+	for (char *q = s.lower; *q; q++)
+		if (*q >= 'A' && *q <= 'Z')
+			*q = (char)(*q + 32);
+	size_t ix;
+	if (!hash_get(&c->subst_ix, s.name, &ix))
+		hash_put(&c->subst_ix, s.name, c->substs.n);
+	if (!hash_get(&c->subst_ci_ix, s.lower, &ix))
+		hash_put(&c->subst_ci_ix, s.lower, c->substs.n);
 	RST_PUSH(c->substs) = s;
 	dir_free(&d);
 }
@@ -792,23 +801,21 @@ static cmark_node *toc_item(cmark_node *list, cmark_node *h)
 
 static void build_toc(struct rst_ctx *c, const struct rst_toc *t, cmark_node *doc)
 {
-	cmark_node *top = t->node;
-	while (cmark_node_parent(top) && cmark_node_parent(top) != doc)
-		top = cmark_node_parent(top);
 	int ntitle = 0;
 	cmark_node *first = NULL;
-	for (cmark_node *x = cmark_node_first_child(doc); x; x = cmark_node_next(x))
-		if (cmark_node_get_type(x) == CMARK_NODE_HEADING && cmark_node_get_heading_level(x) == 1) {
+	for (size_t k = 0; k < c->headings.n && ntitle < 2; k++)
+		if (cmark_node_get_heading_level(c->headings.v[k]) == 1) {
 			ntitle++;
 			if (!first)
-				first = x;
+				first = c->headings.v[k];
 		}
-	cmark_node *start = t->local ? cmark_node_next(top) : cmark_node_first_child(doc);
+	int at = ast_line(t->node);
 	cmark_node *lists[8] = {0};
 	cmark_node *last_item[8] = {0};
 	int base = 0;
-	for (cmark_node *x = start; x; x = cmark_node_next(x)) {
-		if (cmark_node_get_type(x) != CMARK_NODE_HEADING)
+	for (size_t k = 0; k < c->headings.n; k++) {
+		cmark_node *x = c->headings.v[k];
+		if (t->local && ast_line(x) <= at)
 			continue;
 		int lv = cmark_node_get_heading_level(x);
 		if (t->local && lv <= t->level)
@@ -827,24 +834,31 @@ static void build_toc(struct rst_ctx *c, const struct rst_toc *t, cmark_node *do
 			cmark_node_set_list_tight(lists[0], 1);
 			rst_add(t->node, lists[0], ast_line(x));
 		}
-		int k = rel;
-		while (k > 0 && !last_item[k - 1])
-			k--;
-		if (!lists[k]) {
-			lists[k] = cmark_node_new(CMARK_NODE_LIST);
-			cmark_node_set_list_tight(lists[k], 1);
-			rst_add(last_item[k - 1], lists[k], ast_line(x));
+		int q = rel;
+		while (q > 0 && !last_item[q - 1])
+			q--;
+		if (!lists[q]) {
+			lists[q] = cmark_node_new(CMARK_NODE_LIST);
+			cmark_node_set_list_tight(lists[q], 1);
+			rst_add(last_item[q - 1], lists[q], ast_line(x));
 		}
-		last_item[k] = toc_item(lists[k], x);
-		for (int q = k + 1; q < 8; q++) {
-			lists[q] = NULL;
-			last_item[q] = NULL;
+		last_item[q] = toc_item(lists[q], x);
+		for (int r = q + 1; r < 8; r++) {
+			lists[r] = NULL;
+			last_item[r] = NULL;
 		}
 	}
+	(void)doc;
 }
 
 void rst_resolve_contents(struct rst_ctx *c, cmark_node *doc)
 {
-	for (size_t k = 0; k < c->contents.n; k++)
+	for (size_t k = 0; k < c->contents.n; k++) {
+		if (k == 16) {
+			rst_warn(c, ast_line(c->contents.v[k].node), "More than 16 \"contents\" directives; the "
+				 "rest are left empty.");
+			break;
+		}
 		build_toc(c, &c->contents.v[k], doc);
+	}
 }

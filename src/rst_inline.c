@@ -8,6 +8,7 @@
  * end-string search that fails is remembered, word scans are cached. */
 #include "rst_int.h"
 #include "ast.h"
+#include "hash.h"
 #include "xalloc.h"
 
 #include <stdlib.h>
@@ -195,6 +196,11 @@ static uint32_t cp_before(const char *s, size_t i)
 		back++;
 	}
 	return cp_at(s, i, k, NULL);
+}
+
+static bool is_ascii_alnum(char ch)
+{
+	return (ch >= '0' && ch <= '9') || ((ch | 0x20) >= 'a' && (ch | 0x20) <= 'z');
 }
 
 static bool is_space(uint32_t cp) { return cp != NOCP && IN(rst_space_set, cp); }
@@ -610,13 +616,16 @@ static void inline_target(struct il *p, size_t a, size_t b, size_t pos)
 
 static const struct rst_subst *find_subst(struct rst_ctx *c, const char *name)
 {
-	for (size_t k = 0; k < c->substs.n; k++)
-		if (!strcmp(c->substs.v[k].name, name))
-			return &c->substs.v[k];
-	for (size_t k = 0; k < c->substs.n; k++)
-		if (!strcasecmp(c->substs.v[k].name, name))
-			return &c->substs.v[k];
-	return NULL;
+	size_t ix;
+	if (hash_get(&c->subst_ix, name, &ix))
+		return &c->substs.v[ix];
+	char *low = xstrdup(name);
+	for (char *q = low; *q; q++)
+		if (*q >= 'A' && *q <= 'Z')
+			*q = (char)(*q + 32);
+	bool hit = hash_get(&c->subst_ci_ix, low, &ix);
+	free(low);
+	return hit ? &c->substs.v[ix] : NULL;
 }
 
 static void substitution(struct il *p, size_t a, size_t b, int refend, size_t pos)
@@ -807,7 +816,7 @@ static void implicit(struct il *p, size_t a, size_t b)
 			continue;
 		}
 		unsigned char ch = (unsigned char)s[i];
-		if (ch >= 0x80 || !emailc((char)ch))
+		if (ch >= 0x80 || !emailc((char)ch) || (i > a && is_ascii_alnum(s[i - 1])))
 			continue;
 		uint32_t prev = i == a ? NOCP : cp_before(s, i);
 		if (!start_prefix_ok(prev) || (i > a && s[i - 1] == '\\'))
@@ -1036,6 +1045,10 @@ void rst_inline(struct rst_ctx *c, cmark_node *parent, const char *s, size_t n, 
 		      (unsigned char)ch >= 0x80 || ((ch | 0x20) >= 'a' && (ch | 0x20) <= 'z') ||
 		      (ch >= '0' && ch <= '9'))) {
 			i++;
+			continue;
+		}
+		if (i > 0 && is_ascii_alnum(s[i - 1]) && is_ascii_alnum(ch)) {
+			i++; /* inside a word: no start-string can begin here */
 			continue;
 		}
 		size_t skip = 0;

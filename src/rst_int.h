@@ -10,6 +10,7 @@
 #include <cmark-gfm.h>
 #include "buf.h"
 #include "diag.h"
+#include "hash.h"
 #include "rst.h"
 
 /* One source line, trailing blanks removed, tabs expanded; `p` points into
@@ -49,6 +50,7 @@ enum rst_skind { RST_S_REPLACE, RST_S_IMAGE, RST_S_TEXT };
 
 struct rst_subst {
 	char *name;
+	char *lower;  /* lower-cased name, for the case-insensitive fallback */
 	enum rst_skind kind;
 	char *val;    /* replacement text or image URI */
 	char *alt;
@@ -84,6 +86,8 @@ struct rst_ctx {
 	int section_depth;          /* level of the last section title */
 	RST_VEC(struct rst_pend) pend;
 	RST_VEC(struct rst_target) targets;
+	struct hash target_ix;                /* name -> first target of that name */
+	struct hash subst_ix, subst_ci_ix;    /* substitution names, exact and lower-cased */
 	RST_VEC(struct rst_target) anon;      /* anonymous targets in order */
 	RST_VEC(struct rst_ref) refs;
 	RST_VEC(struct rst_subst) substs;
