@@ -15,226 +15,7 @@
 #include <string.h>
 #include <strings.h>
 
-struct rst_range {
-	uint32_t lo, hi;
-};
-
-/* Generated from docutils.utils.punctuation_chars and urischemes. */
-static const struct rst_range rst_openers_set[] = {
-	{0x22, 0x22}, {0x27, 0x28}, {0x3C, 0x3C}, {0x5B, 0x5B}, {0x7B, 0x7B}, {0xAB, 0xAB},
-	{0xBB, 0xBB}, {0xF3A, 0xF3A}, {0xF3C, 0xF3C}, {0x169B, 0x169B}, {0x2018, 0x201F},
-	{0x2039, 0x203A}, {0x2045, 0x2045}, {0x207D, 0x207D}, {0x208D, 0x208D},
-	{0x2329, 0x2329}, {0x2768, 0x2768}, {0x276A, 0x276A}, {0x276C, 0x276C},
-	{0x276E, 0x276E}, {0x2770, 0x2770}, {0x2772, 0x2772}, {0x2774, 0x2774},
-	{0x27C5, 0x27C5}, {0x27E6, 0x27E6}, {0x27E8, 0x27E8}, {0x27EA, 0x27EA},
-	{0x27EC, 0x27EC}, {0x27EE, 0x27EE}, {0x2983, 0x2983}, {0x2985, 0x2985},
-	{0x2987, 0x2987}, {0x2989, 0x2989}, {0x298B, 0x298B}, {0x298D, 0x298D},
-	{0x298F, 0x298F}, {0x2991, 0x2991}, {0x2993, 0x2993}, {0x2995, 0x2995},
-	{0x2997, 0x2997}, {0x29D8, 0x29D8}, {0x29DA, 0x29DA}, {0x29FC, 0x29FC},
-	{0x2E02, 0x2E05}, {0x2E09, 0x2E0A}, {0x2E0C, 0x2E0D}, {0x2E1C, 0x2E1D},
-	{0x2E20, 0x2E22}, {0x2E24, 0x2E24}, {0x2E26, 0x2E26}, {0x2E28, 0x2E28},
-	{0x3008, 0x3008}, {0x300A, 0x300A}, {0x300C, 0x300C}, {0x300E, 0x300E},
-	{0x3010, 0x3010}, {0x3014, 0x3014}, {0x3016, 0x3016}, {0x3018, 0x3018},
-	{0x301A, 0x301A}, {0x301D, 0x301D}, {0xFD3E, 0xFD3E}, {0xFE17, 0xFE17},
-	{0xFE35, 0xFE35}, {0xFE37, 0xFE37}, {0xFE39, 0xFE39}, {0xFE3B, 0xFE3B},
-	{0xFE3D, 0xFE3D}, {0xFE3F, 0xFE3F}, {0xFE41, 0xFE41}, {0xFE43, 0xFE43},
-	{0xFE47, 0xFE47}, {0xFE59, 0xFE59}, {0xFE5B, 0xFE5B}, {0xFE5D, 0xFE5D},
-	{0xFF08, 0xFF08}, {0xFF3B, 0xFF3B}, {0xFF5B, 0xFF5B}, {0xFF5F, 0xFF5F},
-	{0xFF62, 0xFF62},
-};
-static const struct rst_range rst_delimiters_set[] = {
-	{0x2D, 0x2D}, {0x2F, 0x2F}, {0x3A, 0x3A}, {0xA1, 0xA1}, {0xB7, 0xB7}, {0xBF, 0xBF},
-	{0x37E, 0x37E}, {0x387, 0x387}, {0x55A, 0x55F}, {0x589, 0x58A}, {0x5BE, 0x5BE},
-	{0x5C0, 0x5C0}, {0x5C3, 0x5C3}, {0x5C6, 0x5C6}, {0x5F3, 0x5F4}, {0x609, 0x60A},
-	{0x60C, 0x60D}, {0x61B, 0x61B}, {0x61E, 0x61F}, {0x66A, 0x66D}, {0x6D4, 0x6D4},
-	{0x700, 0x70D}, {0x7F7, 0x7F9}, {0x830, 0x83E}, {0x964, 0x965}, {0x970, 0x970},
-	{0xDF4, 0xDF4}, {0xE4F, 0xE4F}, {0xE5A, 0xE5B}, {0xF04, 0xF12}, {0xF85, 0xF85},
-	{0xFD0, 0xFD4}, {0x104A, 0x104F}, {0x10FB, 0x10FB}, {0x1361, 0x1368}, {0x1400, 0x1400},
-	{0x166D, 0x166E}, {0x16EB, 0x16ED}, {0x1735, 0x1736}, {0x17D4, 0x17D6},
-	{0x17D8, 0x17DA}, {0x1800, 0x180A}, {0x1944, 0x1945}, {0x19DE, 0x19DF},
-	{0x1A1E, 0x1A1F}, {0x1AA0, 0x1AA6}, {0x1AA8, 0x1AAD}, {0x1B5A, 0x1B60},
-	{0x1C3B, 0x1C3F}, {0x1C7E, 0x1C7F}, {0x1CD3, 0x1CD3}, {0x2010, 0x2017},
-	{0x2020, 0x2027}, {0x2030, 0x2038}, {0x203B, 0x203E}, {0x2041, 0x2043},
-	{0x2047, 0x2051}, {0x2053, 0x2053}, {0x2055, 0x205E}, {0x2CF9, 0x2CFC},
-	{0x2CFE, 0x2CFF}, {0x2E00, 0x2E01}, {0x2E06, 0x2E08}, {0x2E0B, 0x2E0B},
-	{0x2E0E, 0x2E1B}, {0x2E1E, 0x2E1F}, {0x2E2A, 0x2E2E}, {0x2E30, 0x2E31},
-	{0x3001, 0x3003}, {0x301C, 0x301C}, {0x3030, 0x3030}, {0x303D, 0x303D},
-	{0x30A0, 0x30A0}, {0x30FB, 0x30FB}, {0xA4FE, 0xA4FF}, {0xA60D, 0xA60F},
-	{0xA673, 0xA673}, {0xA67E, 0xA67E}, {0xA6F2, 0xA6F7}, {0xA874, 0xA877},
-	{0xA8CE, 0xA8CF}, {0xA8F8, 0xA8FA}, {0xA92E, 0xA92F}, {0xA95F, 0xA95F},
-	{0xA9C1, 0xA9CD}, {0xA9DE, 0xA9DF}, {0xAA5C, 0xAA5F}, {0xAADE, 0xAADF},
-	{0xABEB, 0xABEB}, {0xFE10, 0xFE16}, {0xFE19, 0xFE19}, {0xFE30, 0xFE32},
-	{0xFE45, 0xFE46}, {0xFE49, 0xFE4C}, {0xFE50, 0xFE52}, {0xFE54, 0xFE58},
-	{0xFE5F, 0xFE61}, {0xFE63, 0xFE63}, {0xFE68, 0xFE68}, {0xFE6A, 0xFE6B},
-	{0xFF01, 0xFF03}, {0xFF05, 0xFF07}, {0xFF0A, 0xFF0A}, {0xFF0C, 0xFF0F},
-	{0xFF1A, 0xFF1B}, {0xFF1F, 0xFF20}, {0xFF3C, 0xFF3C}, {0xFF61, 0xFF61},
-	{0xFF64, 0xFF65}, {0x10100, 0x10101}, {0x1039F, 0x1039F}, {0x103D0, 0x103D0},
-	{0x10857, 0x10857}, {0x1091F, 0x1091F}, {0x1093F, 0x1093F}, {0x10A50, 0x10A58},
-	{0x10A7F, 0x10A7F}, {0x10B39, 0x10B3F}, {0x110BB, 0x110BC}, {0x110BE, 0x110C1},
-	{0x12470, 0x12473},
-};
-static const struct rst_range rst_closers_set[] = {
-	{0x22, 0x22}, {0x27, 0x27}, {0x29, 0x29}, {0x3E, 0x3E}, {0x5D, 0x5D}, {0x7D, 0x7D},
-	{0xAB, 0xAB}, {0xBB, 0xBB}, {0xF3B, 0xF3B}, {0xF3D, 0xF3D}, {0x169C, 0x169C},
-	{0x2018, 0x201F}, {0x2039, 0x203A}, {0x2046, 0x2046}, {0x207E, 0x207E},
-	{0x208E, 0x208E}, {0x232A, 0x232A}, {0x2769, 0x2769}, {0x276B, 0x276B},
-	{0x276D, 0x276D}, {0x276F, 0x276F}, {0x2771, 0x2771}, {0x2773, 0x2773},
-	{0x2775, 0x2775}, {0x27C6, 0x27C6}, {0x27E7, 0x27E7}, {0x27E9, 0x27E9},
-	{0x27EB, 0x27EB}, {0x27ED, 0x27ED}, {0x27EF, 0x27EF}, {0x2984, 0x2984},
-	{0x2986, 0x2986}, {0x2988, 0x2988}, {0x298A, 0x298A}, {0x298C, 0x298C},
-	{0x298E, 0x298E}, {0x2990, 0x2990}, {0x2992, 0x2992}, {0x2994, 0x2994},
-	{0x2996, 0x2996}, {0x2998, 0x2998}, {0x29D9, 0x29D9}, {0x29DB, 0x29DB},
-	{0x29FD, 0x29FD}, {0x2E02, 0x2E05}, {0x2E09, 0x2E0A}, {0x2E0C, 0x2E0D},
-	{0x2E1C, 0x2E1D}, {0x2E20, 0x2E21}, {0x2E23, 0x2E23}, {0x2E25, 0x2E25},
-	{0x2E27, 0x2E27}, {0x2E29, 0x2E29}, {0x3009, 0x3009}, {0x300B, 0x300B},
-	{0x300D, 0x300D}, {0x300F, 0x300F}, {0x3011, 0x3011}, {0x3015, 0x3015},
-	{0x3017, 0x3017}, {0x3019, 0x3019}, {0x301B, 0x301B}, {0x301E, 0x301F},
-	{0xFD3F, 0xFD3F}, {0xFE18, 0xFE18}, {0xFE36, 0xFE36}, {0xFE38, 0xFE38},
-	{0xFE3A, 0xFE3A}, {0xFE3C, 0xFE3C}, {0xFE3E, 0xFE3E}, {0xFE40, 0xFE40},
-	{0xFE42, 0xFE42}, {0xFE44, 0xFE44}, {0xFE48, 0xFE48}, {0xFE5A, 0xFE5A},
-	{0xFE5C, 0xFE5C}, {0xFE5E, 0xFE5E}, {0xFF09, 0xFF09}, {0xFF3D, 0xFF3D},
-	{0xFF5D, 0xFF5D}, {0xFF60, 0xFF60}, {0xFF63, 0xFF63},
-};
-static const struct rst_range rst_space_set[] = {
-	{0x9, 0xD}, {0x1C, 0x20}, {0x85, 0x85}, {0xA0, 0xA0}, {0x1680, 0x1680},
-	{0x2000, 0x200A}, {0x2028, 0x2029}, {0x202F, 0x202F}, {0x205F, 0x205F},
-	{0x3000, 0x3000},
-};
-static const uint32_t rst_pairs[][2] = {
-	{0x22, 0x22}, {0x27, 0x27}, {0x28, 0x29}, {0x3C, 0x3E}, {0x5C, 0x5C}, {0x5B, 0x5D},
-	{0x7B, 0x7D}, {0xF3A, 0xF3B}, {0xF3C, 0xF3D}, {0x169B, 0x169C}, {0x2045, 0x2046},
-	{0x207D, 0x207E}, {0x208D, 0x208E}, {0x2329, 0x232A}, {0x2768, 0x2769},
-	{0x276A, 0x276B}, {0x276C, 0x276D}, {0x276E, 0x276F}, {0x2770, 0x2771},
-	{0x2772, 0x2773}, {0x2774, 0x2775}, {0x27C5, 0x27C6}, {0x27E6, 0x27E7},
-	{0x27E8, 0x27E9}, {0x27EA, 0x27EB}, {0x27EC, 0x27ED}, {0x27EE, 0x27EF},
-	{0x2983, 0x2984}, {0x2985, 0x2986}, {0x2987, 0x2988}, {0x2989, 0x298A},
-	{0x298B, 0x298C}, {0x298D, 0x298E}, {0x298F, 0x2990}, {0x2991, 0x2992},
-	{0x2993, 0x2994}, {0x2995, 0x2996}, {0x2997, 0x2998}, {0x29D8, 0x29D9},
-	{0x29DA, 0x29DB}, {0x29FC, 0x29FD}, {0x2E22, 0x2E23}, {0x2E24, 0x2E25},
-	{0x2E26, 0x2E27}, {0x2E28, 0x2E29}, {0x3008, 0x3009}, {0x300A, 0x300B},
-	{0x300C, 0x300D}, {0x300E, 0x300F}, {0x3010, 0x3011}, {0x3014, 0x3015},
-	{0x3016, 0x3017}, {0x3018, 0x3019}, {0x301A, 0x301B}, {0x301D, 0x301E},
-	{0x301D, 0x301F}, {0xFD3E, 0xFD3F}, {0xFE17, 0xFE18}, {0xFE35, 0xFE36},
-	{0xFE37, 0xFE38}, {0xFE39, 0xFE3A}, {0xFE3B, 0xFE3C}, {0xFE3D, 0xFE3E},
-	{0xFE3F, 0xFE40}, {0xFE41, 0xFE42}, {0xFE43, 0xFE44}, {0xFE47, 0xFE48},
-	{0xFE59, 0xFE5A}, {0xFE5B, 0xFE5C}, {0xFE5D, 0xFE5E}, {0xFF08, 0xFF09},
-	{0xFF3B, 0xFF3D}, {0xFF5B, 0xFF5D}, {0xFF5F, 0xFF60}, {0xFF62, 0xFF63}, {0xAB, 0xBB},
-	{0x2018, 0x2019}, {0x201C, 0x201D}, {0x2039, 0x203A}, {0x2E02, 0x2E03},
-	{0x2E04, 0x2E05}, {0x2E09, 0x2E0A}, {0x2E0C, 0x2E0D}, {0x2E1C, 0x2E1D},
-	{0x2E20, 0x2E21}, {0x201A, 0x201B}, {0x201E, 0x201F}, {0xBB, 0xAB}, {0x2019, 0x2018},
-	{0x201D, 0x201C}, {0x203A, 0x2039}, {0x2E03, 0x2E02}, {0x2E05, 0x2E04},
-	{0x2E0A, 0x2E09}, {0x2E0D, 0x2E0C}, {0x2E1D, 0x2E1C}, {0x2E21, 0x2E20},
-	{0x201B, 0x201A}, {0x201F, 0x201E}, {0xBB, 0xBB}, {0x2018, 0x201A}, {0x2019, 0x2019},
-	{0x201A, 0x2018}, {0x201A, 0x2019}, {0x201C, 0x201E}, {0x201E, 0x201C},
-	{0x201E, 0x201D}, {0x201D, 0x201D}, {0x203A, 0x203A},
-};
-static const char *const rst_schemes[] = {
-	"about", "acap", "addbook", "afp", "afs", "aim", "callto", "castanet", "chttp", "cid",
-	"crid", "data", "dav", "dict", "dns", "eid", "fax", "feed", "file", "finger", "freenet",
-	"ftp", "go", "gopher", "gsm-sms", "h323", "h324", "hdl", "hnews", "http", "https",
-	"hydra", "iioploc", "ilu", "im", "imap", "info", "ior", "ipp", "irc", "iris.beep",
-	"iseek", "jar", "javascript", "jdbc", "ldap", "lifn", "livescript", "lrq", "mailbox",
-	"mailserver", "mailto", "md5", "mid", "mocha", "modem", "mtqp", "mupdate", "news",
-	"nfs", "nntp", "opaquelocktoken", "phone", "pop", "pop3", "pres", "printer", "prospero",
-	"rdar", "res", "rtsp", "rvp", "rwhois", "rx", "sdp", "service", "shttp", "sip", "sips",
-	"smb", "snews", "snmp", "soap.beep", "soap.beeps", "ssh", "t120", "tag", "tcp", "tel",
-	"telephone", "telnet", "tftp", "tip", "tn3270", "tv", "urn", "uuid", "vemmi",
-	"videotex", "view-source", "wais", "whodp", "whois++", "x-man-page", "xmlrpc.beep",
-	"xmlrpc.beeps", "z39.50r", "z39.50s",
-};
-
-static bool in_set(const struct rst_range *r, size_t n, uint32_t cp)
-{
-	size_t lo = 0, hi = n;
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		if (cp < r[mid].lo)
-			hi = mid;
-		else if (cp > r[mid].hi)
-			lo = mid + 1;
-		else
-			return true;
-	}
-	return false;
-}
-
-#define IN(set, cp) in_set(set, sizeof set / sizeof *set, cp)
-#define NOCP 0xFFFFFFFFu
-
-/* Code point at s[i] and its length (invalid bytes count as one U+FFFD). */
-static uint32_t cp_at(const char *s, size_t n, size_t i, size_t *len)
-{
-	const unsigned char *u = (const unsigned char *)s + i;
-	size_t avail = n - i;
-	if (i >= n) {
-		if (len)
-			*len = 0;
-		return NOCP;
-	}
-	uint32_t c = u[0];
-	size_t l = 1;
-	if (c >= 0xF0 && avail >= 4)
-		c = ((c & 7u) << 18) | ((u[1] & 63u) << 12) | ((u[2] & 63u) << 6) | (u[3] & 63u), l = 4;
-	else if (c >= 0xE0 && avail >= 3)
-		c = ((c & 15u) << 12) | ((u[1] & 63u) << 6) | (u[2] & 63u), l = 3;
-	else if (c >= 0xC0 && avail >= 2)
-		c = ((c & 31u) << 6) | (u[1] & 63u), l = 2;
-	else if (c >= 0x80)
-		c = 0xFFFD;
-	if (len)
-		*len = l;
-	return c;
-}
-
-static uint32_t cp_before(const char *s, size_t i)
-{
-	if (i == 0)
-		return NOCP;
-	size_t k = i - 1, back = 0;
-	while (k > 0 && back < 3 && ((unsigned char)s[k] & 0xC0) == 0x80) {
-		k--;
-		back++;
-	}
-	return cp_at(s, i, k, NULL);
-}
-
-static bool is_ascii_alnum(char ch)
-{
-	return (ch >= '0' && ch <= '9') || ((ch | 0x20) >= 'a' && (ch | 0x20) <= 'z');
-}
-
-static bool is_space(uint32_t cp) { return cp != NOCP && IN(rst_space_set, cp); }
-
-static bool start_prefix_ok(uint32_t prev)
-{
-	return prev == NOCP || is_space(prev) || IN(rst_openers_set, prev) || IN(rst_delimiters_set, prev);
-}
-
-static bool end_suffix_ok(uint32_t next)
-{
-	return next == NOCP || is_space(next) || (next < 128 && strchr("\\.,;!?", (int)next) && next) ||
-	       IN(rst_delimiters_set, next) || IN(rst_closers_set, next);
-}
-
-static bool quoted(uint32_t prev, uint32_t next)
-{
-	if (next == NOCP)
-		return true;
-	for (size_t k = 0; k < sizeof rst_pairs / sizeof *rst_pairs; k++)
-		if (rst_pairs[k][0] == prev && rst_pairs[k][1] == next)
-			return true;
-	return false;
-}
-
-static bool is_word(uint32_t cp)
-{
-	if (cp == NOCP || cp == '_')
-		return false;
-	if (cp < 128)
-		return (cp >= '0' && cp <= '9') || ((cp | 0x20) >= 'a' && (cp | 0x20) <= 'z');
-	return !is_space(cp) && !IN(rst_openers_set, cp) && !IN(rst_closers_set, cp) &&
-	       !IN(rst_delimiters_set, cp) && cp != 0xAB && cp != 0xBB;
-}
+#define NOCP RST_NOCP
 
 /* ---- the parser state --------------------------------------------------- */
 
@@ -326,12 +107,12 @@ static bool end_at(struct il *p, size_t j, const char *e, size_t el, bool esc)
 {
 	if (j + el > p->n || memcmp(p->s + j, e, el))
 		return false;
-	uint32_t prev = cp_before(p->s, j);
-	if (prev == NOCP || is_space(prev))
+	uint32_t prev = rst_cp_before(p->s, j);
+	if (prev == NOCP || rst_is_space(prev))
 		return false;
 	if (esc && backslashes_before(p->s, j, 0) % 2)
 		return false;
-	return end_suffix_ok(cp_at(p->s, p->n, j + el, NULL));
+	return rst_end_suffix_ok(rst_cp_at(p->s, p->n, j + el, NULL));
 }
 
 /* First valid end-string of kind k at or after `from`; n when none. */
@@ -356,12 +137,12 @@ static size_t find_end(struct il *p, enum kind k, size_t from, const char *e, si
 static size_t simplename(const char *s, size_t n, size_t i)
 {
 	size_t j = i, l;
-	if (!is_word(cp_at(s, n, j, &l)))
+	if (!rst_is_word(rst_cp_at(s, n, j, &l)))
 		return 0;
 	for (;;) {
-		while (is_word(cp_at(s, n, j, &l)))
+		while (rst_is_word(rst_cp_at(s, n, j, &l)))
 			j += l;
-		if (j + 1 < n && strchr("-._+:", s[j]) && s[j] && is_word(cp_at(s, n, j + 1, NULL)))
+		if (j + 1 < n && strchr("-._+:", s[j]) && s[j] && rst_is_word(rst_cp_at(s, n, j + 1, NULL)))
 			j++;
 		else
 			break;
@@ -432,8 +213,8 @@ static bool interp_end_at(struct il *p, size_t j, size_t *role, size_t *rl, int 
 	const char *s = p->s;
 	if (s[j] != '`')
 		return false;
-	uint32_t prev = cp_before(s, j);
-	if (prev == NOCP || is_space(prev) || backslashes_before(s, j, 0) % 2)
+	uint32_t prev = rst_cp_before(s, j);
+	if (prev == NOCP || rst_is_space(prev) || backslashes_before(s, j, 0) % 2)
 		return false;
 	size_t k = j + 1, r = 0, rlen = 0;
 	if (k < p->n && s[k] == ':') {
@@ -452,7 +233,7 @@ static bool interp_end_at(struct il *p, size_t j, size_t *role, size_t *rl, int 
 			for (int q = 0; q < u; q++)
 				if (base + (size_t)q >= p->n || s[base + (size_t)q] != '_')
 					ok = false;
-			if (!ok || !end_suffix_ok(cp_at(s, p->n, base + (size_t)u, NULL)))
+			if (!ok || !rst_end_suffix_ok(rst_cp_at(s, p->n, base + (size_t)u, NULL)))
 				continue;
 			*role = withrole ? r : 0;
 			*rl = withrole ? rlen : 0;
@@ -699,7 +480,7 @@ static size_t footnote_label(const char *s, size_t n, size_t i)
 		k += l;
 	} else
 		return 0;
-	if (k + 1 < n && s[k] == ']' && s[k + 1] == '_' && end_suffix_ok(cp_at(s, n, k + 2, NULL)))
+	if (k + 1 < n && s[k] == ']' && s[k + 1] == '_' && rst_end_suffix_ok(rst_cp_at(s, n, k + 2, NULL)))
 		return k - i - 1;
 	return 0;
 }
@@ -729,22 +510,6 @@ static bool emailc(char ch)
 	       (ch && strchr("-_!~*'{|}/#?^`&=+$%", ch));
 }
 
-static int scheme_cmp(const void *k, const void *e)
-{
-	return strcasecmp((const char *)k, *(const char *const *)e);
-}
-
-static bool known_scheme(const char *s, size_t n)
-{
-	char buf[32];
-	if (n == 0 || n >= sizeof buf)
-		return false;
-	memcpy(buf, s, n);
-	buf[n] = 0;
-	return bsearch(buf, rst_schemes, sizeof rst_schemes / sizeof *rst_schemes, sizeof *rst_schemes,
-		       scheme_cmp) != NULL;
-}
-
 /* Largest end e in (lo, R] such that the URI may end there. */
 static size_t uri_best_end(struct il *p, size_t lo, size_t R)
 {
@@ -752,7 +517,7 @@ static size_t uri_best_end(struct il *p, size_t lo, size_t R)
 	for (size_t e = R; e > lo; e--) {
 		char last = s[e - 1];
 		bool ok = urilast(last) || (uric(last) && e < p->n && s[e] == '>');
-		if (ok && end_suffix_ok(cp_at(s, p->n, e, NULL)))
+		if (ok && rst_end_suffix_ok(rst_cp_at(s, p->n, e, NULL)))
 			return e;
 	}
 	return 0;
@@ -769,7 +534,7 @@ static size_t try_uri(struct il *p, struct implicit *im, size_t i, size_t b, siz
 	       (((s[k] | 0x20) >= 'a' && (s[k] | 0x20) <= 'z') || (s[k] >= '0' && s[k] <= '9') || s[k] == '.' ||
 		s[k] == '+' || s[k] == '-'))
 		k++;
-	if (k >= b || s[k] != ':' || !known_scheme(s + i, k - i))
+	if (k >= b || s[k] != ':' || !rst_known_scheme(s + i, k - i))
 		return 0;
 	*colon = k;
 	if (!(im->run_from <= k + 1 && k + 1 < im->run_end)) {
@@ -816,10 +581,10 @@ static void implicit(struct il *p, size_t a, size_t b)
 			continue;
 		}
 		unsigned char ch = (unsigned char)s[i];
-		if (ch >= 0x80 || !emailc((char)ch) || (i > a && is_ascii_alnum(s[i - 1])))
+		if (ch >= 0x80 || !emailc((char)ch) || (i > a && rst_is_ascii_alnum(s[i - 1])))
 			continue;
-		uint32_t prev = i == a ? NOCP : cp_before(s, i);
-		if (!start_prefix_ok(prev) || (i > a && s[i - 1] == '\\'))
+		uint32_t prev = i == a ? NOCP : rst_cp_before(s, i);
+		if (!rst_start_prefix_ok(prev) || (i > a && s[i - 1] == '\\'))
 			continue;
 		size_t colon = 0, e = try_uri(p, &im, i, b, &colon);
 		bool mail = false;
@@ -856,13 +621,13 @@ static size_t try_markup(struct il *p, size_t i, size_t *skip)
 	const char *s = p->s;
 	size_t n = p->n;
 	char ch = s[i];
-	uint32_t prev = cp_before(s, i);
-	if (!start_prefix_ok(prev))
+	uint32_t prev = rst_cp_before(s, i);
+	if (!rst_start_prefix_ok(prev))
 		return 0;
 	if (ch == '*') {
 		size_t sl = (i + 1 < n && s[i + 1] == '*') ? 2 : 1;
-		uint32_t nx = cp_at(s, n, i + sl, NULL);
-		if (nx == NOCP || is_space(nx) || quoted(prev, nx))
+		uint32_t nx = rst_cp_at(s, n, i + sl, NULL);
+		if (nx == NOCP || rst_is_space(nx) || rst_quoted(prev, nx))
 			return 0;
 		enum kind k = sl == 2 ? K_STRONG : K_EMPH;
 		size_t e = find_end(p, k, i + sl + 1, sl == 2 ? "**" : "*", sl);
@@ -877,8 +642,8 @@ static size_t try_markup(struct il *p, size_t i, size_t *skip)
 		return e + sl;
 	}
 	if (ch == '`' && i + 1 < n && s[i + 1] == '`') {
-		uint32_t nx = cp_at(s, n, i + 2, NULL);
-		if (nx == NOCP || is_space(nx) || quoted(prev, nx))
+		uint32_t nx = rst_cp_at(s, n, i + 2, NULL);
+		if (nx == NOCP || rst_is_space(nx) || rst_quoted(prev, nx))
 			return 0;
 		size_t e = find_end(p, K_LITERAL, i + 3, "``", 2);
 		if (e >= n) {
@@ -904,8 +669,8 @@ static size_t try_markup(struct il *p, size_t i, size_t *skip)
 			role = i + 1;
 			open = i + rl + 2;
 		}
-		uint32_t nx = cp_at(s, n, open + 1, NULL);
-		if (nx == NOCP || is_space(nx) || quoted(prev, nx))
+		uint32_t nx = rst_cp_at(s, n, open + 1, NULL);
+		if (nx == NOCP || rst_is_space(nx) || rst_quoted(prev, nx))
 			return 0;
 		size_t srole = 0, srl = 0, end = 0;
 		int refend = 0;
@@ -934,8 +699,8 @@ static size_t try_markup(struct il *p, size_t i, size_t *skip)
 		return end;
 	}
 	if (ch == '_' && i + 1 < n && s[i + 1] == '`') {
-		uint32_t nx = cp_at(s, n, i + 2, NULL);
-		if (nx == NOCP || is_space(nx) || quoted(prev, nx))
+		uint32_t nx = rst_cp_at(s, n, i + 2, NULL);
+		if (nx == NOCP || rst_is_space(nx) || rst_quoted(prev, nx))
 			return 0;
 		size_t e = find_end(p, K_TARGET, i + 3, "`", 1);
 		if (e >= n) {
@@ -948,8 +713,8 @@ static size_t try_markup(struct il *p, size_t i, size_t *skip)
 		return e + 1;
 	}
 	if (ch == '|' && i + 1 < n && s[i + 1] != '|') {
-		uint32_t nx = cp_at(s, n, i + 1, NULL);
-		if (nx == NOCP || is_space(nx) || quoted(prev, nx))
+		uint32_t nx = rst_cp_at(s, n, i + 1, NULL);
+		if (nx == NOCP || rst_is_space(nx) || rst_quoted(prev, nx))
 			return 0;
 		size_t e = i + 2;
 		int refend = 0;
@@ -958,8 +723,8 @@ static size_t try_markup(struct il *p, size_t i, size_t *skip)
 		for (; e < n; e++) {
 			if (s[e] != '|')
 				continue;
-			uint32_t pv = cp_before(s, e);
-			if (is_space(pv) || backslashes_before(s, e, 0) % 2)
+			uint32_t pv = rst_cp_before(s, e);
+			if (rst_is_space(pv) || backslashes_before(s, e, 0) % 2)
 				continue;
 			int u;
 			for (u = 2; u >= 0; u--) {
@@ -967,7 +732,7 @@ static size_t try_markup(struct il *p, size_t i, size_t *skip)
 				for (int q = 0; q < u; q++)
 					if (e + 1 + (size_t)q >= n || s[e + 1 + (size_t)q] != '_')
 						ok = false;
-				if (ok && end_suffix_ok(cp_at(s, n, e + 1 + (size_t)u, NULL)))
+				if (ok && rst_end_suffix_ok(rst_cp_at(s, n, e + 1 + (size_t)u, NULL)))
 					break;
 			}
 			if (u >= 0) {
@@ -995,7 +760,7 @@ static size_t try_markup(struct il *p, size_t i, size_t *skip)
 		footnote_ref(p, i + 1, i + 1 + l, i);
 		return i + l + 3;
 	}
-	if (is_word(cp_at(s, n, i, NULL))) {
+	if (rst_is_word(rst_cp_at(s, n, i, NULL))) {
 		size_t end;
 		if (p->name_run_from <= i && i < p->name_run_end)
 			end = p->name_run_end;
@@ -1007,8 +772,8 @@ static size_t try_markup(struct il *p, size_t i, size_t *skip)
 		if (end >= n || s[end] != '_')
 			return 0;
 		int u = (end + 1 < n && s[end + 1] == '_') ? 2 : 1;
-		if (!end_suffix_ok(cp_at(s, n, end + (size_t)u, NULL))) {
-			if (u == 1 || !end_suffix_ok(cp_at(s, n, end + 1, NULL)))
+		if (!rst_end_suffix_ok(rst_cp_at(s, n, end + (size_t)u, NULL))) {
+			if (u == 1 || !rst_end_suffix_ok(rst_cp_at(s, n, end + 1, NULL)))
 				return 0;
 			u = 1;
 		}
@@ -1047,7 +812,7 @@ void rst_inline(struct rst_ctx *c, cmark_node *parent, const char *s, size_t n, 
 			i++;
 			continue;
 		}
-		if (i > 0 && is_ascii_alnum(s[i - 1]) && is_ascii_alnum(ch)) {
+		if (i > 0 && rst_is_ascii_alnum(s[i - 1]) && rst_is_ascii_alnum(ch)) {
 			i++; /* inside a word: no start-string can begin here */
 			continue;
 		}
@@ -1057,7 +822,7 @@ void rst_inline(struct rst_ctx *c, cmark_node *parent, const char *s, size_t n, 
 			i += skip; /* no end-string: the start-string stays text */
 		} else if (r == 0) {
 			size_t l = 1;
-			cp_at(s, n, i, &l);
+			rst_cp_at(s, n, i, &l);
 			i += l ? l : 1;
 		} else {
 			i = r;

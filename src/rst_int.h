@@ -136,6 +136,18 @@ void rst_quote(struct rst_ctx *c, cmark_node *bq, struct rst_line *s, size_t m, 
 /* rst_inline.c */
 void rst_inline(struct rst_ctx *c, cmark_node *parent, const char *s, size_t n, int line);
 
+/* rst_chars.c: code points and the inline-markup character contexts */
+#define RST_NOCP 0xFFFFFFFFu
+uint32_t rst_cp_at(const char *s, size_t n, size_t i, size_t *len); /* RST_NOCP past the end */
+uint32_t rst_cp_before(const char *s, size_t i);                     /* RST_NOCP at 0 */
+bool rst_is_ascii_alnum(char ch);
+bool rst_is_space(uint32_t cp);
+bool rst_start_prefix_ok(uint32_t prev);  /* may precede a start-string */
+bool rst_end_suffix_ok(uint32_t next);    /* may follow an end-string */
+bool rst_quoted(uint32_t prev, uint32_t next);
+bool rst_is_word(uint32_t cp);            /* a simplename character (not '_') */
+bool rst_known_scheme(const char *s, size_t n);
+
 /* rst_directive.c */
 size_t rst_explicit(struct rst_ctx *c, cmark_node *parent, const struct rst_line *L, size_t n, size_t i,
 		    int depth);
