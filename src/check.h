@@ -15,16 +15,23 @@
 #include "diag.h"
 #include "model.h"
 
-/* Apply every lint rule to a loaded site (see site_load) and append the
+/* Apply every lint rule to a loaded site (see site_load, which must be given
+ * keep_trees: the rules walk the documents' trees) and append the
  * findings to d, unsorted. Works on a partly loaded site too (after config
  * errors: no documents, no topics). Rule codes:
- *   duplicate-resource  a document lists the same resource (canonical URL) in
- *                       two different entries; reported at the second one
- *   url-variant         a citation spells a resource's URL differently from
- *                       its usual spelling (the one most citations use; on a
- *                       tie the canonical URL, else the first in document
- *                       order); names the canonical URL and where the usual
- *                       spelling is written
+ *   duplicate-resource  a document lists the same resource (canonical URL,
+ *                       same fragment) in two different entries; reported at
+ *                       each later one. A listing is a link in a list item
+ *                       or table cell, or alone in its paragraph, or after a
+ *                       bold title; mentions in running text do not count
+ *   url-variant         a citation spells a resource's URL (fragment aside)
+ *                       differently from its usual spelling: not an old
+ *                       address that site.yml's aliases move, then the one
+ *                       most citations use, then the canonical URL, then the
+ *                       first in document order. Names the canonical URL and
+ *                       where the usual spelling is written; an old address
+ *                       is called one. Only for resources written in more
+ *                       than one way
  *   unsorted            a resource no topic rule matches (one finding per
  *                       resource, at its first citation)
  *   missing-file        an image whose relative source names no file under

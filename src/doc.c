@@ -15,6 +15,10 @@ void doc_free(struct doc *d)
 	free(d->url);
 	if (d->tree)
 		cmark_node_free(d->tree);
+	free(d->body);
+	for (size_t i = 0; i < d->nanchors; i++)
+		free(d->anchors[i]);
+	free(d->anchors);
 	for (size_t i = 0; i < d->nheadings; i++) {
 		free(d->headings[i].text);
 		free(d->headings[i].id);

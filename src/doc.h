@@ -29,7 +29,7 @@ struct citation {
 	int line, col;
 	int heading;      /* index into doc.headings of the section, -1 before any */
 	bool bare;        /* the entry is a bare URL */
-	cmark_node *node; /* the link node (valid while the tree lives) */
+	cmark_node *node; /* the link node, until the tree is rendered */
 	long resource;    /* index into site.resources, set by the model; -1 none */
 };
 
@@ -54,7 +54,10 @@ struct doc {
 	char *description;
 	char *slug;
 	char *url;        /* page URL path relative to the site root: "<slug>/" */
-	cmark_node *tree;
+	cmark_node *tree;     /* freed once rendered into body */
+	char *body;           /* HTML with markers; see html.h */
+	char **anchors;       /* every id an #anchor can point at */
+	size_t nanchors, capanchors;
 	struct heading *headings;
 	size_t nheadings;
 	struct citation *cites;

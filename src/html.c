@@ -1,4 +1,5 @@
-/* html: dressing a document tree for its page and rendering it (see html.h). */
+/* html: dressing a document tree, rendering it, and resolving its markers
+ * (see html.h). */
 #include "html.h"
 #include "ast.h"
 #include "buf.h"
@@ -8,11 +9,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define MARK_OPEN '\x1e'
+#define MARK_CLOSE '\x1f'
+
 char *html_resource_url(const struct resource *r)
 {
 	if (r->has_page)
 		return xasprintf("r/%s/", r->slug);
-	return xasprintf("resources/#%s", r->slug);
+	return xasprintf("%s#%s", r->index_page ? r->index_page : "resources/", r->slug);
 }
 
 /* Move every child of `from` to the end of `to`. The tree must be owned. */
@@ -70,70 +74,59 @@ static void dress_code(cmark_node *n)
 	buf_free(&b);
 }
 
-static void dress_citation(const struct site *s, size_t d, const struct citation *c,
-			   const char *root)
+static char *marker(char kind, size_t i)
 {
-	if (c->resource < 0 || !c->node)
-		return;
-	const struct resource *r = &s->res[c->resource];
-	size_t others = r->ndocs - 1;
-	char *url = html_resource_url(r);
-	struct buf b = BUF_INIT;
-	buf_puts(&b, " <a class=\"cites\" href=\"");
-	buf_puts_html(&b, root);
-	buf_puts_html(&b, url);
-	if (others)
-		buf_printf(&b, "\" title=\"Cited by %zu other document%s\">+%zu</a>", others,
-			   others == 1 ? "" : "s", others);
-	else
-		buf_puts(&b, "\" title=\"About this resource\">&#8599;</a>");
-	cmark_node *badge = ast_custom_inline(buf_cstr(&b), "");
-	cmark_node_insert_after(c->node, badge);
-	free(url);
-	buf_free(&b);
-	(void)d;
+	return xasprintf("%c%c%zu%c", MARK_OPEN, kind, i, MARK_CLOSE);
 }
 
-static void dress_ilink(const struct site *s, const struct ilink *l, const char *root)
+/* A citation: a marker after the link, for the badge. */
+static void mark_citation(struct citation *c, size_t i)
 {
-	if (l->target >= 0) {
-		const struct doc *t = &s->docs[l->target];
-		char *url;
-		if (l->url[0] == '#')
-			url = xasprintf("#%s", l->anchor ? l->anchor : "");
-		else
-			url = xasprintf("%s%s%s%s", root, t->url, l->anchor ? "#" : "",
-					l->anchor ? l->anchor : "");
-		cmark_node_set_url(l->node, url);
-		free(url);
-		return;
-	}
-	if (!l->missing) {
-		/* a static file under content/: copied to the same path from the root */
-		char *url = xasprintf("%s%s", root, l->resolved ? l->resolved : "");
-		cmark_node_set_url(l->node, url);
-		free(url);
-		return;
-	}
-	struct buf b = BUF_INIT;
-	buf_puts(&b, "<span class=\"broken-link\" title=\"Missing: ");
-	buf_puts_html(&b, l->url);
-	buf_puts(&b, "\">");
-	cmark_node *span = ast_custom_inline(buf_cstr(&b), "</span>");
+	char *m = marker('C', i);
+	cmark_node *badge = ast_custom_inline(m, "");
+	cmark_node_insert_after(c->node, badge);
+	free(m);
+}
+
+/* A relative link: replaced by an element whose start and end are markers. */
+static void mark_ilink(struct ilink *l, size_t i)
+{
+	char *open = marker('L', i), *close = marker('E', i);
+	cmark_node *span = ast_custom_inline(open, close);
 	move_children(l->node, span);
 	cmark_node_replace(l->node, span);
 	cmark_node_free(l->node);
-	buf_free(&b);
+	l->node = NULL;
+	free(open);
+	free(close);
 }
 
-char *html_render_doc(const struct site *s, size_t di, const char *root)
+/* Ids that custom nodes carry (RST targets, footnotes): anchors too. */
+static void collect_custom_ids(struct doc *d, cmark_node *n)
 {
-	struct doc *d = &s->docs[di];
+	const char *e = cmark_node_get_on_enter(n);
+	for (const char *p = e ? strstr(e, " id=\"") : NULL; p; p = strstr(p + 1, " id=\"")) {
+		const char *start = p + 5, *end = strchr(start, '"');
+		if (!end)
+			break;
+		d->anchors = xgrow(d->anchors, &d->capanchors, d->nanchors + 1, sizeof *d->anchors);
+		d->anchors[d->nanchors++] = xstrndup(start, (size_t)(end - start));
+	}
+}
+
+char *html_render_body(struct doc *d)
+{
 	cmark_node_own(d->tree);
-	for (size_t i = 0; i < d->ncites; i++)
-		dress_citation(s, di, &d->cites[i], root);
+	for (size_t i = 0; i < d->nheadings; i++) {
+		d->anchors = xgrow(d->anchors, &d->capanchors, d->nanchors + 1, sizeof *d->anchors);
+		d->anchors[d->nanchors++] = xstrdup(d->headings[i].id);
+	}
+	for (size_t i = 0; i < d->ncites; i++) {
+		mark_citation(&d->cites[i], i);
+		d->cites[i].node = NULL;
+	}
 	for (size_t i = 0; i < d->nilinks; i++)
-		dress_ilink(s, &d->ilinks[i], root);
+		mark_ilink(&d->ilinks[i], i);
 	/* headings and code blocks, collected first: never edit under an iterator */
 	cmark_node **heads = xcalloc(d->nheadings + 1, sizeof *heads);
 	size_t nh = 0, ncode = 0, capcode = 0;
@@ -144,12 +137,14 @@ char *html_render_doc(const struct site *s, size_t di, const char *root)
 		cmark_node *n = cmark_iter_get_node(it);
 		if (ev != CMARK_EVENT_ENTER)
 			continue;
-		if (cmark_node_get_type(n) == CMARK_NODE_HEADING && nh < d->nheadings)
+		cmark_node_type t = cmark_node_get_type(n);
+		if (t == CMARK_NODE_HEADING && nh < d->nheadings)
 			heads[nh++] = n;
-		else if (cmark_node_get_type(n) == CMARK_NODE_CODE_BLOCK) {
+		else if (t == CMARK_NODE_CODE_BLOCK) {
 			code = xgrow(code, &capcode, ncode + 1, sizeof *code);
 			code[ncode++] = n;
-		}
+		} else if (t == CMARK_NODE_CUSTOM_BLOCK || t == CMARK_NODE_CUSTOM_INLINE)
+			collect_custom_ids(d, n);
 	}
 	cmark_iter_free(it);
 	for (size_t i = 0; i < nh; i++)
@@ -159,4 +154,81 @@ char *html_render_doc(const struct site *s, size_t di, const char *root)
 	free(heads);
 	free(code);
 	return cmark_render_html(d->tree, CMARK_OPT_DEFAULT | CMARK_OPT_FOOTNOTES, ast_extensions());
+}
+
+/* ---- step 2 ------------------------------------------------------------------- */
+
+static void put_badge(struct buf *b, const struct site *s, const struct citation *c, const char *root)
+{
+	if (c->resource < 0)
+		return;
+	const struct resource *r = &s->res[c->resource];
+	size_t others = r->ndocs - 1;
+	char *url = html_resource_url(r);
+	buf_puts(b, " <a class=\"cites\" href=\"");
+	buf_puts_html(b, root);
+	buf_puts_html(b, url);
+	if (others)
+		buf_printf(b, "\" title=\"Cited by %zu other document%s\">+%zu</a>", others,
+			   others == 1 ? "" : "s", others);
+	else
+		buf_puts(b, "\" title=\"About this resource\">&#8599;</a>");
+	free(url);
+}
+
+static void put_link_open(struct buf *b, const struct site *s, const struct ilink *l, const char *root)
+{
+	if (l->missing) {
+		buf_puts(b, "<span class=\"broken-link\" title=\"Missing: ");
+		buf_puts_html(b, l->url);
+		buf_puts(b, "\">");
+		return;
+	}
+	buf_puts(b, "<a href=\"");
+	if (l->target >= 0) {
+		if (l->url[0] != '#') {
+			buf_puts_html(b, root);
+			buf_puts_html(b, s->docs[l->target].url);
+		}
+		if (l->anchor) {
+			buf_putc(b, '#');
+			buf_puts_html(b, l->anchor);
+		}
+	} else {
+		/* a static file under content/: copied to the same path from the root */
+		buf_puts_html(b, root);
+		buf_puts_html(b, l->resolved ? l->resolved : "");
+	}
+	buf_puts(b, "\">");
+}
+
+char *html_finish_body(const struct site *s, size_t di, const char *body, const char *root)
+{
+	const struct doc *d = &s->docs[di];
+	struct buf b = BUF_INIT;
+	buf_grow(&b, strlen(body) + 1024);
+	const char *p = body;
+	for (;;) {
+		const char *m = strchr(p, MARK_OPEN);
+		if (!m) {
+			buf_puts(&b, p);
+			break;
+		}
+		buf_put(&b, p, (size_t)(m - p));
+		char kind = m[1];
+		char *end;
+		size_t i = strtoul(m + 2, &end, 10);
+		if (*end != MARK_CLOSE) {
+			p = m + 1; /* not ours: the input cannot hold these, but be safe */
+			continue;
+		}
+		p = end + 1;
+		if (kind == 'C' && i < d->ncites)
+			put_badge(&b, s, &d->cites[i], root);
+		else if (kind == 'L' && i < d->nilinks)
+			put_link_open(&b, s, &d->ilinks[i], root);
+		else if (kind == 'E' && i < d->nilinks)
+			buf_puts(&b, d->ilinks[i].missing ? "</span>" : "</a>");
+	}
+	return buf_detach(&b);
 }

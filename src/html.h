@@ -1,18 +1,22 @@
-/* html: a document's tree to HTML for its page. Before cmark-gfm renders it,
- * the tree is dressed for the site: headings get their ids and anchor links,
- * code blocks a language label, relative links point at the generated pages
- * (or become marked text when their target does not exist), and each external
- * link that other documents cite too gets a badge linking to its resource.
- * Works on the document's own tree only, so documents render in parallel.
+/* html: a document's tree to the HTML of its page, in two steps so the tree
+ * can be freed as soon as the document is read:
+ *  1. html_render_body (while reading, in parallel, no model needed): headings
+ *     get ids and anchor links, code blocks a language label; each citation
+ *     and each relative link gets a marker (control characters the input can
+ *     never hold: utf8_clean replaces them); cmark-gfm renders.
+ *  2. html_finish_body (once the model is built): markers become the badge
+ *     linking a citation to its resource (with how many other documents cite
+ *     it), links to the generated pages, or marked text for missing targets.
  * Level 4. */
 #ifndef SSG_HTML_H
 #define SSG_HTML_H
 
 #include "model.h"
 
-/* Render s->docs[d]; `root` is the relative prefix from the page to the site
- * root ("../"). Returns a new string. The tree is modified (and stays valid). */
-char *html_render_doc(const struct site *s, size_t d, const char *root);
+/* Step 1: render d->tree (which is modified). Also fills d->anchors. */
+char *html_render_body(struct doc *d);
+/* Step 2: the final body of s->docs[d] for a page whose root prefix is `root`. */
+char *html_finish_body(const struct site *s, size_t d, const char *body, const char *root);
 /* URL, relative to the site root, where resource r is shown: its own page, or
  * its entry on the resource index. */
 char *html_resource_url(const struct resource *r);

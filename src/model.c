@@ -49,36 +49,39 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* The title most entries give a resource (first seen wins ties); the longest
- * description. */
+/* The title most entries give a resource (first seen wins ties; a URL used
+ * as its own title loses to any real title); the longest description.
+ * Linear in the citations: a hash from title to its count. */
 static void pick_names(struct site *s, struct resource *r)
 {
+	struct hash counts = HASH_INIT;
 	size_t best = 0, bestn = 0;
 	for (size_t i = 0; i < r->nrefs; i++) {
 		const char *t = s->docs[r->refs[i].doc].cites[r->refs[i].cite].title;
 		size_t n = 0;
-		for (size_t j = 0; j < r->nrefs; j++)
-			n += !strcmp(t, s->docs[r->refs[j].doc].cites[r->refs[j].cite].title);
-		/* a real title beats a URL used as its own title */
-		bool urlish = !strncmp(t, "http", 4);
-		if (urlish)
+		hash_get(&counts, t, &n);
+		hash_put(&counts, t, ++n);
+		if (!strncmp(t, "http", 4))
 			n = 0;
 		if (n > bestn) {
 			best = i;
 			bestn = n;
 		}
 	}
+	hash_free(&counts);
 	const struct citation *c = &s->docs[r->refs[best].doc].cites[r->refs[best].cite];
 	r->title = xstrdup(c->title);
 	size_t dl = 0;
+	const char *desc = NULL;
 	for (size_t i = 0; i < r->nrefs; i++) {
 		const char *d = s->docs[r->refs[i].doc].cites[r->refs[i].cite].desc;
-		if (d && strlen(d) > dl) {
-			free(r->desc);
-			r->desc = xstrdup(d);
-			dl = strlen(d);
+		size_t n = d ? strlen(d) : 0;
+		if (n > dl) {
+			desc = d;
+			dl = n;
 		}
 	}
+	r->desc = desc ? xstrdup(desc) : NULL;
 }
 
 static void finish_resource(struct site *s, struct resource *r, struct hash *slugs)
@@ -158,6 +161,7 @@ void model_free(struct site *s)
 		free(r->title);
 		free(r->desc);
 		free(r->topics);
+		free(r->index_page);
 	}
 	free(s->res);
 	hash_free(&s->res_by_url);

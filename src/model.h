@@ -32,6 +32,7 @@ struct resource {
 	int *topics;       /* indices into site.topics */
 	size_t ntopics;
 	bool has_page;     /* a page of its own (resource_pages.min_citations) */
+	char *index_page;  /* the resource index page listing it ("resources/a/") */
 	bool pinned;
 };
 

@@ -30,6 +30,7 @@ struct read_job {
 	struct site *s;
 	const char *content_dir;
 	const char **relpaths;
+	bool keep_trees;
 };
 
 static const struct cfg_document *doc_override(const struct config *cfg, const char *rel)
@@ -118,6 +119,12 @@ static void read_one(void *ctx, size_t i)
 	}
 	d->description = d->meta.description ? xstrdup(d->meta.description)
 					     : first_paragraph(d->tree);
+	if (!j->keep_trees) {
+		/* memory holds the HTML, not every tree */
+		d->body = html_render_body(d);
+		cmark_node_free(d->tree);
+		d->tree = NULL;
+	}
 	d->ok = true;
 }
 
@@ -159,7 +166,7 @@ int site_load(struct site *s, const struct build_opts *o, struct diags *d)
 	}
 	s->docs = xcalloc(ndocs + 1, sizeof *s->docs);
 	s->ndocs = ndocs;
-	struct read_job job = {s, content, rels};
+	struct read_job job = {s, content, rels, o->keep_trees};
 	pool_run(jobs_of(o), ndocs, read_one, &job);
 	/* drop what could not be read, and drafts */
 	size_t keep = 0;
@@ -256,7 +263,7 @@ static void render_one(void *ctx, size_t i)
 	case PAGE_DOC: {
 		dir = view_doc_dir(s, t->index);
 		char *root = path_root_prefix(dir);
-		char *body = html_render_doc(s, t->index, root);
+		char *body = html_finish_body(s, t->index, s->docs[t->index].body, root);
 		path = xasprintf("%sindex.html", dir);
 		emit(j, "doc", view_doc(s, t->index, body), path);
 		free(body);

@@ -17,6 +17,9 @@ struct build_opts {
 	const char *base_url;  /* overrides site.yml's base_url when set */
 	bool drafts;           /* include documents marked draft */
 	int jobs;              /* threads; 0: one per processor */
+	bool keep_trees;       /* keep each document's tree after loading (ssg check
+				* walks them); otherwise it is rendered to doc.body
+				* and freed while reading */
 };
 
 struct build_stats {

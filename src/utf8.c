@@ -336,7 +336,9 @@ char *utf8_clean(const char *in, size_t n, size_t *out_len, const char *path, st
 			buf_putc(&c.out, '\n');
 			i += (ch == '\r' && i + 1 < n && in[i + 1] == '\n') ? 2 : 1;
 			new_line(&c, i);
-		} else if (ch == 0) {
+		} else if ((ch < 0x20 && ch != '\t') || ch == 0x7f) {
+			/* NUL and the other control characters HTML forbids (and the
+			 * renderer uses as markers) are not text either */
 			bad_bytes(&c, i);
 			i++;
 		} else if (ch < 0x80) {

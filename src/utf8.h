@@ -16,7 +16,8 @@ struct diags;
  *
  * - A leading BOM (EF BB BF) is dropped.
  * - CRLF and a lone CR become LF (a CR ends a line for line numbering too).
- * - NUL bytes and ill-formed UTF-8 (stray continuation bytes, truncated
+ * - NUL, the other C0 control characters but TAB, DEL, and ill-formed UTF-8
+ *   (stray continuation bytes, truncated
  *   sequences, overlong forms, surrogates U+D800..DFFF, values above U+10FFFF)
  *   become U+FFFD: one U+FFFD per maximal ill-formed subpart, as Unicode
  *   recommends. One warning per affected line, code "invalid-utf8":

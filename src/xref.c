@@ -115,27 +115,10 @@ static bool has_static(const struct site *s, const char *rel)
 /* Anchors of a document: heading ids and ids that readers put in custom nodes. */
 static bool has_anchor(const struct doc *d, const char *id)
 {
-	for (size_t i = 0; i < d->nheadings; i++)
-		if (!strcmp(d->headings[i].id, id))
+	for (size_t i = 0; i < d->nanchors; i++)
+		if (!strcmp(d->anchors[i], id))
 			return true;
-	if (!d->tree)
-		return false;
-	char *needle = xasprintf("id=\"%s\"", id);
-	bool found = false;
-	cmark_iter *it = cmark_iter_new(d->tree);
-	cmark_event_type ev;
-	while (!found && (ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
-		cmark_node *n = cmark_iter_get_node(it);
-		cmark_node_type t = cmark_node_get_type(n);
-		if (ev == CMARK_EVENT_ENTER &&
-		    (t == CMARK_NODE_CUSTOM_BLOCK || t == CMARK_NODE_CUSTOM_INLINE)) {
-			const char *e = cmark_node_get_on_enter(n);
-			found = e && strstr(e, needle);
-		}
-	}
-	cmark_iter_free(it);
-	free(needle);
-	return found;
+	return false;
 }
 
 static void resolve_link(struct site *s, struct doc *d, struct ilink *l)
@@ -182,43 +165,52 @@ void xref_resolve(struct site *s)
 
 size_t xref_related(const struct site *s, size_t d, size_t *out, size_t max)
 {
-	/* score = shared resources, ignoring ones most documents cite (they relate
-	 * nothing in particular) */
+	/* score = shared resources, each weighted by how rare it is; resources
+	 * that a quarter of the site cites relate nothing in particular. Only
+	 * the documents touched are visited: no pass over the whole site. */
 	size_t cap = s->ndocs / 4 > 8 ? s->ndocs / 4 : 8;
-	double *score = xcalloc(s->ndocs + 1, sizeof *score);
 	const struct doc *doc = &s->docs[d];
+	double *score = xcalloc(s->ndocs + 1, sizeof *score);
+	size_t *touched = NULL, ntouched = 0, captouched = 0;
+	struct hash seen = HASH_INIT;
 	for (size_t i = 0; i < doc->ncites; i++) {
 		long ri = doc->cites[i].resource;
 		if (ri < 0)
 			continue;
 		const struct resource *r = &s->res[ri];
-		if (r->ndocs > cap || r->ndocs < 2)
+		if (r->ndocs > cap || r->ndocs < 2 || hash_get(&seen, r->canonical, NULL))
 			continue;
-		/* each resource counts once per document pair */
-		bool first = true;
-		for (size_t k = 0; k < i && first; k++)
-			first = doc->cites[k].resource != ri;
-		if (!first)
-			continue;
+		hash_put(&seen, r->canonical, 0);
 		size_t last = (size_t)-1;
 		for (size_t k = 0; k < r->nrefs; k++) {
 			size_t o = r->refs[k].doc;
-			if (o != d && o != last)
-				score[o] += 1.0 / (double)r->ndocs;
+			if (o == d || o == last)
+				continue;
 			last = o;
+			if (score[o] == 0) {
+				touched = xgrow(touched, &captouched, ntouched + 1, sizeof *touched);
+				touched[ntouched++] = o;
+			}
+			score[o] += 1.0 / (double)r->ndocs;
 		}
 	}
+	hash_free(&seen);
 	size_t n = 0;
 	for (size_t k = 0; k < max; k++) {
 		size_t best = (size_t)-1;
-		for (size_t o = 0; o < s->ndocs; o++)
-			if (score[o] > 0 && (best == (size_t)-1 || score[o] > score[best]))
+		for (size_t t = 0; t < ntouched; t++) {
+			size_t o = touched[t];
+			/* ties go to the earlier document: deterministic */
+			if (score[o] > 0 && (best == (size_t)-1 || score[o] > score[best] ||
+					     (score[o] == score[best] && o < best)))
 				best = o;
+		}
 		if (best == (size_t)-1)
 			break;
 		out[n++] = best;
 		score[best] = 0;
 	}
+	free(touched);
 	free(score);
 	return n;
 }

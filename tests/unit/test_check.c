@@ -54,7 +54,7 @@ static char *findings(const char *dir, const char *code)
 {
 	struct site s;
 	struct diags load = DIAGS_INIT, d = DIAGS_INIT;
-	struct build_opts o = {.source = dir, .jobs = 1};
+	struct build_opts o = {.source = dir, .jobs = 1, .keep_trees = true};
 	site_load(&s, &o, &load);
 	check_site(&s, &d);
 	diags_sort(&d);
@@ -309,7 +309,7 @@ static void test_scaffold_site(void **state)
 	assert_int_equal(count_lines(buf_cstr(&log)), 4);
 	/* the new site loads without a single finding */
 	struct site s;
-	struct build_opts o = {.source = site, .jobs = 1};
+	struct build_opts o = {.source = site, .jobs = 1, .keep_trees = true};
 	assert_int_equal(site_load(&s, &o, &d), 0);
 	check_site(&s, &d);
 	if (d.n)
