@@ -167,7 +167,8 @@
   }
   function links() { return Array.prototype.slice.call(list.querySelectorAll('a')); }
   if (input && list) {
-    input.addEventListener('focus', function () { load(); if (input.value.trim()) show(input.value); });
+    input.addEventListener('focus', load);
+    input.addEventListener('click', function () { if (input.value.trim()) load().then(function () { show(input.value); }); });
     input.addEventListener('input', function () {
       var q = input.value;
       load().then(function () { if (input.value === q) show(q); });

@@ -1,0 +1,35 @@
+#!/bin/sh
+# e2e_browser: the default theme tested in a real browser. Installs the npm
+# packages of tests/e2e (playwright-core, axe-core; npm ci from the lock file)
+# into tests/e2e/node_modules, builds the portal at the root, under /portal/
+# and the tests/e2e/fixture site under /fixture/, and runs tests/e2e/e2e.mjs,
+# which drives Debian's /usr/bin/chromium headless and writes screenshots into
+# tests/e2e/out/. Run by tests/run_integration.sh with $SSG set; exit 0 =
+# pass, 77 = skip when chromium, node or npm is missing.
+set -u
+: "${SSG:?set SSG to the ssg binary}"
+CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
+[ -x "$CHROMIUM" ] || { echo "chromium missing"; exit 77; }
+command -v node >/dev/null 2>&1 || { echo "node missing"; exit 77; }
+command -v npm >/dev/null 2>&1 || { echo "npm missing"; exit 77; }
+ROOT=$(pwd)
+E2E=$ROOT/tests/e2e
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT INT TERM
+
+# npm packages, once (again when the lock file changes)
+if [ ! -f "$E2E/node_modules/.ssg-installed" ] ||
+	[ "$E2E/package-lock.json" -nt "$E2E/node_modules/.ssg-installed" ]; then
+	(cd "$E2E" && { npm ci --no-audit --no-fund --loglevel=error ||
+		npm install --no-audit --no-fund --loglevel=error; }) >"$TMP/npm.log" 2>&1 ||
+		{ echo "FAIL: npm install in tests/e2e"; tail -20 "$TMP/npm.log"; exit 1; }
+	touch "$E2E/node_modules/.ssg-installed"
+fi
+
+WWW=$TMP/www
+"$SSG" build -q -s "$ROOT" -o "$WWW" >"$TMP/build.log" 2>&1 &&
+	"$SSG" build -q -s "$ROOT" -o "$WWW/portal" --base-url /portal/ >>"$TMP/build.log" 2>&1 &&
+	"$SSG" build -q -s "$E2E/fixture" -o "$WWW/fixture" --base-url /fixture/ >>"$TMP/build.log" 2>&1 ||
+	{ echo "FAIL: ssg build"; cat "$TMP/build.log"; exit 1; }
+
+CHROMIUM=$CHROMIUM timeout 300 node "$E2E/e2e.mjs" "$WWW"
