@@ -216,7 +216,10 @@ void render_search_index(const struct site *s, struct buf *out)
 		val_push(e, val_str("r"));
 		val_push(e, val_str(r->title));
 		val_push(e, val_str_own(html_resource_url(r)));
-		val_push(e, val_str_own(xasprintf("%s %s", r->host, r->desc ? r->desc : "")));
+		/* extra: what else a reader may type to find it */
+		val_push(e, val_str_own(xasprintf("%s %s %s", r->host,
+						  r->kind >= 0 ? s->cfg.kinds[r->kind].title : "",
+						  r->desc ? r->desc : "")));
 	}
 	val_to_json(root, out, -1);
 	val_free(root);
