@@ -150,7 +150,8 @@
       a.appendChild(marked(e[1], terms));
       var k = document.createElement('span');
       k.className = 'search-kind';
-      k.textContent = kinds[e[0]] + (e[0] === 's' && e[3] ? ' in ' + e[3] : '');
+      var more = e[0] === 's' && e[3] ? ' in ' + e[3] : e[0] === 'r' && e[3] ? ' · ' + e[3].split(' ')[0] : '';
+      k.textContent = kinds[e[0]] + more;
       a.appendChild(k);
       li.appendChild(a);
       list.appendChild(li);
