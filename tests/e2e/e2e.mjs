@@ -296,6 +296,8 @@ await check('code blocks: language label, copy button copies the code; anchors, 
   assert(anchors.length >= 3 && anchors.every(([id, a]) => a === '#' + id), 'anchors ' + JSON.stringify(anchors));
   const updated = await page.locator('.doc-meta time').getAttribute('datetime');
   assert(updated === '2024-05-01', 'updated ' + updated);
+  const shown = await page.locator('.doc-meta time').textContent();
+  assert(shown === '1 May 2024', 'updated shown as ' + shown);
   const edit = await page.locator('a.edit-link').getAttribute('href');
   assert(edit === 'https://example.org/git/fixture/edit/main/content/code.md', 'edit ' + edit);
 });
