@@ -49,7 +49,8 @@ void config_defaults(struct config *cfg)
 	cfg->author = xstrdup("");
 	cfg->raw_html = RAW_HTML_SANITIZE;
 	cfg->qr_per_topic = 5;
-	cfg->resource_page_min = 1;
+	cfg->resource_page_min = 2;
+	cfg->per_page = 500;
 	cfg->max_file_size = 10L * 1024 * 1024;
 	cfg->max_nesting = 64;
 }
@@ -491,6 +492,9 @@ static int read_root(struct ctx *c, ynode root)
 			rc |= read_section(c, v, "resource_pages",
 					   (const char *[]){"min_citations", NULL},
 					   (long *[]){&cfg->resource_page_min});
+		else if (!strcmp(key, "pages"))
+			rc |= read_section(c, v, "pages", (const char *[]){"per_page", NULL},
+					   (long *[]){&cfg->per_page});
 		else if (!strcmp(key, "limits"))
 			rc |= read_section(c, v, "limits",
 					   (const char *[]){"max_file_size", "max_nesting", NULL},
@@ -499,10 +503,14 @@ static int read_root(struct ctx *c, ynode root)
 			rc = unknown_key(c, k, "site.yml",
 					 "title, description, base_url, language, theme, repo, "
 					 "repo_branch, author, raw_html, documents, aliases, kinds, "
-					 "topics, overrides, quick_reference, resource_pages, limits");
+					 "topics, overrides, quick_reference, resource_pages, pages, limits");
 	}
 	if (kinds)
 		rc |= read_kinds(c, kinds);
+	if (cfg->per_page < 10) {
+		diag_add(c->d, SEV_ERROR, cfg->path, 0, 0, "'pages.per_page' must be at least 10");
+		rc = -1;
+	}
 	return rc;
 }
 

@@ -142,6 +142,7 @@ void model_build(struct site *s)
 	hash_free(&slugs);
 	taxonomy_classify(s);
 	xref_resolve(s);
+	xref_paginate(s);
 }
 
 void model_free(struct site *s)
@@ -174,7 +175,12 @@ void model_free(struct site *s)
 		free(t->resources);
 		free(t->docs);
 		free(t->quick);
+		free(t->listing);
 	}
+	free(s->index_order);
+	for (size_t i = 0; i < s->nchunks; i++)
+		free(s->chunks[i].dir);
+	free(s->chunks);
 	free(s->topics);
 	for (size_t i = 0; i < s->nstatics; i++)
 		free(s->statics[i].relpath);

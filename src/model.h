@@ -47,7 +47,18 @@ struct topic {
 	size_t ndocs;
 	size_t *quick;     /* quick reference: pinned, then most cited */
 	size_t nquick;
+	size_t *listing;   /* its resources in page order: by kind, then title */
+	size_t npages;     /* pages of pages.per_page entries (at least 1) */
 	bool unsorted;     /* the catch-all topic */
+};
+
+/* One page of the A-Z resource index: entries [start, start+n) of
+ * site.index_order, all under one letter. */
+struct index_chunk {
+	char letter;       /* 'A'-'Z', or '#' */
+	char *dir;         /* "resources/" when the index is one page, else "resources/a/2/" */
+	size_t start, n;
+	size_t part;       /* 1-based page number within the letter */
 };
 
 struct static_file {
@@ -67,6 +78,9 @@ struct site {
 	struct static_file *statics;
 	size_t nstatics;
 	size_t unsorted_count;
+	size_t *index_order;    /* resources sorted for the A-Z index */
+	struct index_chunk *chunks;
+	size_t nchunks;
 	struct diags diags;
 };
 
@@ -97,6 +111,11 @@ void taxonomy_classify(struct site *s);
 
 /* xref.c */
 void xref_resolve(struct site *s);
+/* Lay out the lists: topic listings and their page count, the A-Z index's
+ * pages, and each resource's index page (called by model_build). */
+void xref_paginate(struct site *s);
+/* First alphanumeric character of a title, upper-cased; '#' for digits and none. */
+char xref_letter(const char *title);
 /* The documents sharing the most resources with doc d (at most max). */
 size_t xref_related(const struct site *s, size_t d, size_t *out, size_t max);
 

@@ -219,11 +219,12 @@ int site_load(struct site *s, const struct build_opts *o, struct diags *d)
 
 /* ---- rendering (parallel) ------------------------------------------------------ */
 
-enum page_kind { PAGE_DOC, PAGE_TOPIC, PAGE_RESOURCE, PAGE_SINGLE };
+enum page_kind { PAGE_DOC, PAGE_TOPIC, PAGE_RESOURCE, PAGE_INDEX, PAGE_SINGLE };
 
 struct page_task {
 	enum page_kind kind;
 	size_t index;
+	size_t sub;   /* topic page number; unused otherwise */
 };
 
 struct render_job {
@@ -271,9 +272,14 @@ static void render_one(void *ctx, size_t i)
 		break;
 	}
 	case PAGE_TOPIC:
-		dir = view_topic_dir(s, t->index);
+		dir = view_topic_page_dir(s, t->index, t->sub);
 		path = xasprintf("%sindex.html", dir);
-		emit(j, "topic", view_topic(s, t->index), path);
+		emit(j, "topic", view_topic(s, t->index, t->sub), path);
+		break;
+	case PAGE_INDEX:
+		path = xasprintf("%sindex.html", t->index < s->nchunks ? s->chunks[t->index].dir
+								: "resources/");
+		emit(j, "resources", view_resource_index(s, t->index), path);
 		break;
 	case PAGE_RESOURCE:
 		dir = view_resource_dir(s, t->index);
@@ -285,10 +291,6 @@ static void render_one(void *ctx, size_t i)
 		case 0:
 			path = xstrdup("index.html");
 			emit(j, "home", view_home(s), path);
-			break;
-		case 1:
-			path = xstrdup("resources/index.html");
-			emit(j, "resources", view_resource_index(s), path);
 			break;
 		case 2:
 			path = xstrdup("quick-reference/index.html");
@@ -431,18 +433,27 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 		struct render_job j = {.s = &s, .out = &out, .d = d};
 		pthread_mutex_init(&j.lock, NULL);
 		j.tpl = render_templates(&ts);
-		size_t ntasks = s.ndocs + s.ntopics + s.nres + 4, k = 0;
+		size_t ntasks = s.ndocs + s.nres + s.nchunks + 5, k = 0;
+		for (size_t i = 0; i < s.ntopics; i++)
+			ntasks += s.topics[i].npages;
 		j.tasks = xcalloc(ntasks, sizeof *j.tasks);
 		for (size_t i = 0; i < s.ndocs; i++)
-			j.tasks[k++] = (struct page_task){PAGE_DOC, i};
+			j.tasks[k++] = (struct page_task){PAGE_DOC, i, 0};
 		for (size_t i = 0; i < s.ntopics; i++)
 			if (s.topics[i].nresources || !s.topics[i].unsorted)
-				j.tasks[k++] = (struct page_task){PAGE_TOPIC, i};
+				for (size_t p = 1; p <= s.topics[i].npages; p++)
+					j.tasks[k++] = (struct page_task){PAGE_TOPIC, i, p};
 		for (size_t i = 0; i < s.nres; i++)
 			if (s.res[i].has_page)
-				j.tasks[k++] = (struct page_task){PAGE_RESOURCE, i};
+				j.tasks[k++] = (struct page_task){PAGE_RESOURCE, i, 0};
+		/* the A-Z index: its pages, and a landing page when there are several */
+		bool single = s.nchunks && !strcmp(s.chunks[0].dir, "resources/");
+		for (size_t i = 0; i < s.nchunks && !single; i++)
+			j.tasks[k++] = (struct page_task){PAGE_INDEX, i, 0};
+		j.tasks[k++] = (struct page_task){PAGE_INDEX, single ? 0 : s.nchunks, 0};
 		for (size_t i = 0; i < 4; i++)
-			j.tasks[k++] = (struct page_task){PAGE_SINGLE, i};
+			if (i != 1)
+				j.tasks[k++] = (struct page_task){PAGE_SINGLE, i, 0};
 		/* compile every template up front: rendering is then lock-free */
 		static const char *names[] = {"doc", "topic", "resource", "home", "resources",
 					      "quickref", "404"};

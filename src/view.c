@@ -295,10 +295,55 @@ struct val *view_doc(const struct site *s, size_t di, const char *body)
 
 /* ---- topic page ------------------------------------------------------------ */
 
-struct val *view_topic(const struct site *s, size_t ti)
+/* A pager: page numbers with URLs, previous and next. `dir(k)` is the
+ * folder of page k (1-based). */
+static struct val *pager(const char *root, size_t page, size_t npages,
+			 char *(*dir)(const void *ctx, size_t k), const void *ctx)
+{
+	struct val *p = val_map();
+	struct val *pages = val_set(p, "pages", val_list());
+	for (size_t k = 1; k <= npages; k++) {
+		char *d = dir(ctx, k);
+		struct val *e = val_push(pages, val_map());
+		val_set_int(e, "n", (long long)k);
+		val_set(e, "url", val_str_own(xasprintf("%s%s", root, d)));
+		val_set_bool(e, "current", k == page);
+		if (k + 1 == page)
+			val_set(p, "prev", val_str_own(xasprintf("%s%s", root, d)));
+		if (k == page + 1)
+			val_set(p, "next", val_str_own(xasprintf("%s%s", root, d)));
+		free(d);
+	}
+	return p;
+}
+
+struct topic_page_ctx {
+	const struct site *s;
+	size_t ti;
+};
+
+static char *topic_page_dir(const void *ctx, size_t k)
+{
+	const struct topic_page_ctx *c = ctx;
+	char *d = view_topic_dir(c->s, c->ti);
+	if (k <= 1)
+		return d;
+	char *p = xasprintf("%s%zu/", d, k);
+	free(d);
+	return p;
+}
+
+char *view_topic_page_dir(const struct site *s, size_t ti, size_t page)
+{
+	struct topic_page_ctx c = {s, ti};
+	return topic_page_dir(&c, page);
+}
+
+struct val *view_topic(const struct site *s, size_t ti, size_t page)
 {
 	const struct topic *t = &s->topics[ti];
-	char *dir = view_topic_dir(s, ti);
+	struct topic_page_ctx pc = {s, ti};
+	char *dir = topic_page_dir(&pc, page);
 	struct val *v = base(s, dir, "topic", t->title, t->description, (int)ti);
 	free(dir);
 	const char *root = root_of(v);
@@ -310,25 +355,33 @@ struct val *view_topic(const struct site *s, size_t ti)
 	val_set_int(m, "count", (long long)t->nresources);
 	val_set_bool(m, "unsorted", t->unsorted);
 	struct val *q = val_set(m, "quick", val_list());
-	for (size_t i = 0; i < t->nquick; i++)
+	for (size_t i = 0; i < t->nquick && page == 1; i++)
 		val_push(q, resource_item(s, t->quick[i], root, false));
-	val_set_bool(m, "has_quick", t->nquick > 0);
-	/* resources grouped by kind, in the order site.yml lists kinds */
+	val_set_bool(m, "has_quick", t->nquick > 0 && page == 1);
+	/* this page's slice of the listing (by kind, then title), grouped by kind */
+	size_t per = (size_t)s->cfg.per_page;
+	size_t from = (page - 1) * per, to = from + per;
+	if (to > t->nresources)
+		to = t->nresources;
 	struct val *groups = val_set(m, "groups", val_list());
-	for (long k = -1; k < (long)s->cfg.nkinds; k++) {
-		struct val *items = NULL;
-		for (size_t i = 0; i < t->nresources; i++) {
-			if (s->res[t->resources[i]].kind != k)
-				continue;
-			if (!items) {
-				struct val *g = val_push(groups, val_map());
-				val_set_str(g, "title", k >= 0 ? s->cfg.kinds[k].title : "Other");
-				val_set_str(g, "id", k >= 0 ? s->cfg.kinds[k].id : "other");
-				items = val_set(g, "resources", val_list());
-			}
-			val_push(items, resource_item(s, t->resources[i], root, true));
+	struct val *items = NULL;
+	long cur = -2;
+	for (size_t i = from; i < to; i++) {
+		const struct resource *r = &s->res[t->listing[i]];
+		if (!items || r->kind != cur) {
+			cur = r->kind;
+			struct val *g = val_push(groups, val_map());
+			val_set_str(g, "title", cur >= 0 ? s->cfg.kinds[cur].title : "Other");
+			val_set_str(g, "id", cur >= 0 ? s->cfg.kinds[cur].id : "other");
+			items = val_set(g, "resources", val_list());
 		}
+		val_push(items, resource_item(s, t->listing[i], root, true));
 	}
+	val_set_int(m, "page", (long long)page);
+	val_set_int(m, "pages", (long long)t->npages);
+	val_set_bool(m, "paged", t->npages > 1);
+	if (t->npages > 1)
+		val_set(m, "pager", pager(root, page, t->npages, topic_page_dir, &pc));
 	struct val *subs = val_set(m, "subtopics", val_list());
 	for (size_t i = 0; i < t->nchildren; i++) {
 		char *cd = view_topic_dir(s, (size_t)t->children[i]);
@@ -435,61 +488,74 @@ struct val *view_home(const struct site *s)
 	return v;
 }
 
-static char letter_of(const char *title)
+struct val *view_resource_index(const struct site *s, size_t chunk)
 {
-	for (const char *p = title; *p; p++)
-		if (isalnum((unsigned char)*p))
-			return isdigit((unsigned char)*p) ? '#' : (char)toupper((unsigned char)*p);
-	return '#';
-}
-
-static int cmp_title(const void *a, const void *b, void *ctx)
-{
-	const struct site *s = ctx;
-	const struct resource *x = &s->res[*(const size_t *)a], *y = &s->res[*(const size_t *)b];
-	char lx = letter_of(x->title), ly = letter_of(y->title);
-	if (lx != ly)
-		return lx < ly ? -1 : 1;
-	int c = strcasecmp(x->title, y->title);
-	return c ? c : strcmp(x->canonical, y->canonical);
-}
-
-struct val *view_resource_index(const struct site *s)
-{
-	struct val *v = base(s, "resources/", "index", "All resources", NULL, -1);
+	/* chunk == s->nchunks: the landing page of a multi-page index */
+	bool single = s->nchunks && !strcmp(s->chunks[0].dir, "resources/");
+	const char *dir = chunk < s->nchunks ? s->chunks[chunk].dir : "resources/";
+	struct val *v = base(s, dir, "index", "All resources", NULL, -1);
 	const char *root = root_of(v);
-	size_t *order = xcalloc(s->nres + 1, sizeof *order);
-	for (size_t i = 0; i < s->nres; i++)
-		order[i] = i;
-	qsort_r(order, s->nres, sizeof *order, cmp_title, (void *)s);
-	struct val *letters = val_set(v, "letters", val_list());
-	struct val *cur = NULL;
-	char curl = 0;
-	for (size_t i = 0; i < s->nres; i++) {
-		char l = letter_of(s->res[order[i]].title);
-		if (!cur || l != curl) {
-			struct val *g = val_push(letters, val_map());
-			char name[2] = {l, 0};
-			val_set_str(g, "letter", name);
-			val_set_str(g, "id", l == '#' ? "num" : (char[]){(char)tolower(l), 0});
-			cur = val_set(g, "resources", val_list());
-			curl = l;
-		}
-		struct val *item = val_push(cur, resource_item(s, order[i], root, false));
-		val_set_str(item, "anchor", s->res[order[i]].slug);
+	if (chunk < s->nchunks && !single)
+		val_push(crumbs(v), link_val(root, "All resources", "resources/"));
+	/* the letters, each linking to its first page */
+	struct val *nav = val_set(v, "letter_nav", val_list());
+	for (size_t c = 0; c < s->nchunks; c++) {
+		if (s->chunks[c].part != 1)
+			continue;
+		size_t n = 0;
+		for (size_t k = c; k < s->nchunks && s->chunks[k].letter == s->chunks[c].letter; k++)
+			n += s->chunks[k].n;
+		char name[2] = {s->chunks[c].letter, 0};
+		char id[2] = {s->chunks[c].letter == '#' ? '0' : (char)tolower(s->chunks[c].letter), 0};
+		struct val *e = val_push(nav, val_map());
+		val_set_str(e, "letter", name);
+		val_set_str(e, "id", id);
+		val_set(e, "url", single ? val_str_own(xasprintf("#ssg-letter-%s", id))
+					 : val_str_own(xasprintf("%s%s", root, s->chunks[c].dir)));
+		val_set_int(e, "count", (long long)n);
 	}
-	free(order);
+	/* the entries of this page, as letter sections */
+	struct val *letters = val_set(v, "letters", val_list());
+	size_t *kind_counts = xcalloc(s->cfg.nkinds + 1, sizeof *kind_counts);
+	for (size_t c = 0; c < s->nchunks; c++) {
+		if (!(single || c == chunk))
+			continue;
+		const struct index_chunk *ch = &s->chunks[c];
+		char name[2] = {ch->letter, 0};
+		char id[2] = {ch->letter == '#' ? '0' : (char)tolower(ch->letter), 0};
+		struct val *g = val_push(letters, val_map());
+		val_set_str(g, "letter", name);
+		val_set_str(g, "id", id);
+		struct val *cur = val_set(g, "resources", val_list());
+		for (size_t k = 0; k < ch->n; k++) {
+			size_t ri = s->index_order[ch->start + k];
+			struct val *item = val_push(cur, resource_item(s, ri, root, false));
+			val_set_str(item, "anchor", s->res[ri].slug);
+			if (s->res[ri].kind >= 0)
+				kind_counts[s->res[ri].kind]++;
+		}
+	}
 	struct val *kinds = val_set(v, "kinds", val_list());
 	for (size_t k = 0; k < s->cfg.nkinds; k++) {
-		size_t n = 0;
-		for (size_t i = 0; i < s->nres; i++)
-			n += s->res[i].kind == (int)k;
-		if (!n)
+		if (!kind_counts[k])
 			continue;
 		struct val *m = val_push(kinds, val_map());
 		val_set_str(m, "id", s->cfg.kinds[k].id);
 		val_set_str(m, "title", s->cfg.kinds[k].title);
-		val_set_int(m, "count", (long long)n);
+		val_set_int(m, "count", (long long)kind_counts[k]);
+	}
+	free(kind_counts);
+	val_set_bool(v, "landing", chunk >= s->nchunks && !single);
+	if (chunk < s->nchunks && !single) {
+		const struct index_chunk *ch = &s->chunks[chunk];
+		char name[2] = {ch->letter, 0};
+		val_set(v, "part_title", val_str_own(ch->part > 1 ? xasprintf("%s (page %zu)", name, ch->part)
+								   : xstrdup(name)));
+		struct val *p = val_set(v, "pager", val_map());
+		if (chunk > 0)
+			val_set(p, "prev", val_str_own(xasprintf("%s%s", root, s->chunks[chunk - 1].dir)));
+		if (chunk + 1 < s->nchunks)
+			val_set(p, "next", val_str_own(xasprintf("%s%s", root, s->chunks[chunk + 1].dir)));
 	}
 	return v;
 }

@@ -17,10 +17,14 @@ char *view_resource_dir(const struct site *s, size_t r);
 
 /* body: the document's rendered HTML (ownership stays with the caller). */
 struct val *view_doc(const struct site *s, size_t d, const char *body);
-struct val *view_topic(const struct site *s, size_t t);
+/* Page `page` (1-based, up to topic.npages) of topic t. */
+struct val *view_topic(const struct site *s, size_t t, size_t page);
+char *view_topic_page_dir(const struct site *s, size_t t, size_t page);
 struct val *view_resource(const struct site *s, size_t r);
 struct val *view_home(const struct site *s);
-struct val *view_resource_index(const struct site *s);
+/* Page `chunk` of the A-Z index (site.chunks); chunk == nchunks is the
+ * landing page of an index of several pages. */
+struct val *view_resource_index(const struct site *s, size_t chunk);
 struct val *view_quick_reference(const struct site *s);
 struct val *view_not_found(const struct site *s);
 /* Add has_<key> = (list not empty) beside every list in every map of v, so

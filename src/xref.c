@@ -6,6 +6,7 @@
 #include "path.h"
 #include "xalloc.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -213,4 +214,87 @@ size_t xref_related(const struct site *s, size_t d, size_t *out, size_t max)
 	free(touched);
 	free(score);
 	return n;
+}
+
+/* ---- list layout ---------------------------------------------------------- */
+
+char xref_letter(const char *title)
+{
+	for (const char *p = title; *p; p++)
+		if (isalnum((unsigned char)*p))
+			return isdigit((unsigned char)*p) ? '#' : (char)toupper((unsigned char)*p);
+	return '#';
+}
+
+static int cmp_index(const void *a, const void *b, void *ctx)
+{
+	const struct site *s = ctx;
+	const struct resource *x = &s->res[*(const size_t *)a], *y = &s->res[*(const size_t *)b];
+	char lx = xref_letter(x->title), ly = xref_letter(y->title);
+	if (lx != ly)
+		return lx == '#' ? 1 : ly == '#' ? -1 : lx < ly ? -1 : 1;
+	int c = strcasecmp(x->title, y->title);
+	return c ? c : strcmp(x->canonical, y->canonical);
+}
+
+static int cmp_listing(const void *a, const void *b, void *ctx)
+{
+	const struct site *s = ctx;
+	const struct resource *x = &s->res[*(const size_t *)a], *y = &s->res[*(const size_t *)b];
+	/* kinds in site.yml order, resources of no kind last */
+	int kx = x->kind < 0 ? 1 << 20 : x->kind, ky = y->kind < 0 ? 1 << 20 : y->kind;
+	if (kx != ky)
+		return kx < ky ? -1 : 1;
+	int c = strcasecmp(x->title, y->title);
+	return c ? c : strcmp(x->canonical, y->canonical);
+}
+
+static void add_chunk(struct site *s, size_t *cap, char letter, size_t start, size_t n,
+		      size_t part, bool single)
+{
+	s->chunks = xgrow(s->chunks, cap, s->nchunks + 1, sizeof *s->chunks);
+	struct index_chunk *c = &s->chunks[s->nchunks++];
+	c->letter = letter;
+	c->start = start;
+	c->n = n;
+	c->part = part;
+	char id = letter == '#' ? '0' : (char)tolower((unsigned char)letter);
+	if (single)
+		c->dir = xstrdup("resources/");
+	else if (part == 1)
+		c->dir = xasprintf("resources/%c/", id);
+	else
+		c->dir = xasprintf("resources/%c/%zu/", id, part);
+}
+
+void xref_paginate(struct site *s)
+{
+	size_t per = (size_t)s->cfg.per_page;
+	for (size_t t = 0; t < s->ntopics; t++) {
+		struct topic *tp = &s->topics[t];
+		tp->listing = xcalloc(tp->nresources + 1, sizeof *tp->listing);
+		memcpy(tp->listing, tp->resources, tp->nresources * sizeof *tp->listing);
+		qsort_r(tp->listing, tp->nresources, sizeof *tp->listing, cmp_listing, s);
+		tp->npages = tp->nresources ? (tp->nresources + per - 1) / per : 1;
+	}
+	s->index_order = xcalloc(s->nres + 1, sizeof *s->index_order);
+	for (size_t i = 0; i < s->nres; i++)
+		s->index_order[i] = i;
+	qsort_r(s->index_order, s->nres, sizeof *s->index_order, cmp_index, s);
+	/* a small index is one page; a large one a page per letter and part */
+	bool single = s->nres <= per;
+	size_t cap = 0;
+	for (size_t i = 0; i < s->nres;) {
+		char l = xref_letter(s->res[s->index_order[i]].title);
+		size_t j = i;
+		while (j < s->nres && xref_letter(s->res[s->index_order[j]].title) == l)
+			j++;
+		for (size_t k = i, part = 1; k < j; k += per, part++)
+			add_chunk(s, &cap, l, k, j - k < per ? j - k : per, part, single);
+		i = j;
+	}
+	for (size_t c = 0; c < s->nchunks; c++)
+		for (size_t k = 0; k < s->chunks[c].n; k++)
+			s->res[s->index_order[s->chunks[c].start + k]].index_page =
+				xstrdup(s->chunks[c].dir);
 }
