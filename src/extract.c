@@ -376,6 +376,24 @@ static void add_heading(struct doc *doc, cmark_node *n, size_t *cap)
 	doc->nheadings++;
 }
 
+static void add_anchor(struct doc *doc, const char *id, size_t n)
+{
+	doc->anchors = xgrow(doc->anchors, &doc->capanchors, doc->nanchors + 1, sizeof *doc->anchors);
+	doc->anchors[doc->nanchors++] = xstrndup(id, n);
+}
+
+/* Ids that custom nodes carry (RST targets, footnotes): #anchors too. */
+static void add_custom_ids(struct doc *doc, cmark_node *n)
+{
+	const char *e = cmark_node_get_on_enter(n);
+	for (const char *p = e ? strstr(e, " id=\"") : NULL; p; p = strstr(p + 1, " id=\"")) {
+		const char *start = p + 5, *end = strchr(start, '"');
+		if (!end)
+			break;
+		add_anchor(doc, start, (size_t)(end - start));
+	}
+}
+
 static long count_words(const char *s)
 {
 	long w = 0;
@@ -405,6 +423,10 @@ void extract_doc(struct doc *doc)
 		if (t == CMARK_NODE_HEADING) {
 			add_heading(doc, n, &caph);
 			section = (int)doc->nheadings - 1;
+			const char *id = doc->headings[section].id;
+			add_anchor(doc, id, strlen(id));
+		} else if (t == CMARK_NODE_CUSTOM_BLOCK || t == CMARK_NODE_CUSTOM_INLINE) {
+			add_custom_ids(doc, n);
 		} else if (t == CMARK_NODE_TEXT) {
 			const char *l = cmark_node_get_literal(n);
 			doc->words += l ? count_words(l) : 0;

@@ -7,7 +7,8 @@
 
 #include "doc.h"
 
-/* Fill doc->headings, doc->cites, doc->ilinks, doc->words from doc->tree. */
+/* Fill doc->headings, doc->anchors, doc->cites, doc->ilinks, doc->words
+ * from doc->tree. */
 void extract_doc(struct doc *doc);
 
 #endif

@@ -101,26 +101,9 @@ static void mark_ilink(struct ilink *l, size_t i)
 	free(close);
 }
 
-/* Ids that custom nodes carry (RST targets, footnotes): anchors too. */
-static void collect_custom_ids(struct doc *d, cmark_node *n)
-{
-	const char *e = cmark_node_get_on_enter(n);
-	for (const char *p = e ? strstr(e, " id=\"") : NULL; p; p = strstr(p + 1, " id=\"")) {
-		const char *start = p + 5, *end = strchr(start, '"');
-		if (!end)
-			break;
-		d->anchors = xgrow(d->anchors, &d->capanchors, d->nanchors + 1, sizeof *d->anchors);
-		d->anchors[d->nanchors++] = xstrndup(start, (size_t)(end - start));
-	}
-}
-
 char *html_render_body(struct doc *d)
 {
 	cmark_node_own(d->tree);
-	for (size_t i = 0; i < d->nheadings; i++) {
-		d->anchors = xgrow(d->anchors, &d->capanchors, d->nanchors + 1, sizeof *d->anchors);
-		d->anchors[d->nanchors++] = xstrdup(d->headings[i].id);
-	}
 	for (size_t i = 0; i < d->ncites; i++) {
 		mark_citation(&d->cites[i], i);
 		d->cites[i].node = NULL;
@@ -143,8 +126,7 @@ char *html_render_body(struct doc *d)
 		else if (t == CMARK_NODE_CODE_BLOCK) {
 			code = xgrow(code, &capcode, ncode + 1, sizeof *code);
 			code[ncode++] = n;
-		} else if (t == CMARK_NODE_CUSTOM_BLOCK || t == CMARK_NODE_CUSTOM_INLINE)
-			collect_custom_ids(d, n);
+		}
 	}
 	cmark_iter_free(it);
 	for (size_t i = 0; i < nh; i++)

@@ -13,7 +13,7 @@
 
 #include "model.h"
 
-/* Step 1: render d->tree (which is modified). Also fills d->anchors. */
+/* Step 1: render d->tree (which is modified). */
 char *html_render_body(struct doc *d);
 /* Step 2: the final body of s->docs[d] for a page whose root prefix is `root`. */
 char *html_finish_body(const struct site *s, size_t d, const char *body, const char *root);

@@ -142,87 +142,133 @@ int render_theme_file(const struct template_source *ts, const char *rel, struct 
 
 /* ---- machine-readable outputs ----------------------------------------------- */
 
+static void buf_puts_json_safe(struct buf *out, const char *v)
+{
+	buf_put_json(out, v, strlen(v));
+}
+
+static void json_str(struct buf *out, const char *key, const char *v)
+{
+	buf_printf(out, "\"%s\":", key);
+	if (!v) {
+		buf_puts(out, "null");
+		return;
+	}
+	buf_putc(out, '"');
+	buf_put_json(out, v, strlen(v));
+	buf_putc(out, '"');
+}
+
+/* Written straight into the buffer, a resource per line: no value tree of a
+ * quarter of a million citations in memory. Schema: docs/resources.schema.json
+ * (copied to assets/). */
 void render_resources_json(const struct site *s, struct buf *out)
 {
-	struct val *root = val_map();
-	val_set_str(root, "$schema", "resources.schema.json");
-	val_set_str(root, "site", s->cfg.title);
-	struct val *list = val_set(root, "resources", val_list());
+	buf_puts(out, "{");
+	json_str(out, "$schema", "assets/resources.schema.json");
+	buf_putc(out, ',');
+	json_str(out, "site", s->cfg.title);
+	buf_puts(out, ",\"resources\":[\n");
 	for (size_t i = 0; i < s->nres; i++) {
 		const struct resource *r = &s->res[i];
-		struct val *m = val_push(list, val_map());
-		val_set_str(m, "url", r->canonical);
-		val_set_str(m, "slug", r->slug);
-		val_set_str(m, "title", r->title);
-		val_set(m, "description", r->desc ? val_str(r->desc) : val_null());
-		val_set(m, "kind", r->kind >= 0 ? val_str(s->cfg.kinds[r->kind].id) : val_null());
-		struct val *tl = val_set(m, "topics", val_list());
-		for (size_t k = 0; k < r->ntopics; k++)
-			val_push(tl, val_str(s->topics[r->topics[k]].id));
-		struct val *sp = val_set(m, "urls", val_list());
-		for (size_t k = 0; k < r->nspellings; k++)
-			val_push(sp, val_str(r->spellings[k]));
-		struct val *cl = val_set(m, "citations", val_list());
+		buf_putc(out, '{');
+		json_str(out, "url", r->canonical);
+		buf_putc(out, ',');
+		json_str(out, "slug", r->slug);
+		buf_putc(out, ',');
+		json_str(out, "title", r->title);
+		buf_putc(out, ',');
+		json_str(out, "description", r->desc);
+		buf_putc(out, ',');
+		json_str(out, "kind", r->kind >= 0 ? s->cfg.kinds[r->kind].id : NULL);
+		buf_puts(out, ",\"topics\":[");
+		for (size_t k = 0; k < r->ntopics; k++) {
+			buf_puts(out, k ? ",\"" : "\"");
+			buf_puts_json_safe(out, s->topics[r->topics[k]].id);
+			buf_putc(out, '"');
+		}
+		buf_puts(out, "],\"urls\":[");
+		for (size_t k = 0; k < r->nspellings; k++) {
+			buf_puts(out, k ? ",\"" : "\"");
+			buf_puts_json_safe(out, r->spellings[k]);
+			buf_putc(out, '"');
+		}
+		buf_puts(out, "],\"citations\":[");
 		for (size_t k = 0; k < r->nrefs; k++) {
 			const struct doc *d = &s->docs[r->refs[k].doc];
 			const struct citation *c = &d->cites[r->refs[k].cite];
-			struct val *cv = val_push(cl, val_map());
-			val_set_str(cv, "document", d->relpath);
-			val_set_str(cv, "page", d->url);
-			val_set(cv, "section", c->heading >= 0 ? val_str(d->headings[c->heading].id)
-							       : val_null());
-			val_set_int(cv, "line", c->line);
-			val_set_str(cv, "url", c->url);
-			val_set_str(cv, "title", c->title);
-			val_set_str(cv, "text", c->text);
+			buf_puts(out, k ? ",{" : "{");
+			json_str(out, "document", d->relpath);
+			buf_putc(out, ',');
+			json_str(out, "page", d->url);
+			buf_putc(out, ',');
+			json_str(out, "section", c->heading >= 0 ? d->headings[c->heading].id : NULL);
+			buf_printf(out, ",\"line\":%d,", c->line);
+			json_str(out, "url", c->url);
+			buf_putc(out, ',');
+			json_str(out, "title", c->title);
+			buf_putc(out, ',');
+			json_str(out, "text", c->text);
+			buf_putc(out, '}');
 		}
+		buf_puts(out, i + 1 < s->nres ? "]},\n" : "]}\n");
 	}
-	val_to_json(root, out, 1);
-	buf_putc(out, '\n');
-	val_free(root);
+	buf_puts(out, "]}\n");
+}
+
+/* One search entry: ["kind","title","url","extra"], written straight out. */
+static void search_entry(struct buf *out, bool *first, const char *kind, const char *title,
+			 const char *url_a, const char *url_b, const char *extra)
+{
+	buf_puts(out, *first ? "[\"" : ",\n[\"");
+	*first = false;
+	buf_puts(out, kind);
+	buf_puts(out, "\",\"");
+	buf_puts_json_safe(out, title);
+	buf_puts(out, "\",\"");
+	buf_puts_json_safe(out, url_a);
+	if (url_b)
+		buf_puts_json_safe(out, url_b);
+	buf_puts(out, "\",\"");
+	buf_puts_json_safe(out, extra);
+	buf_puts(out, "\"]");
 }
 
 void render_search_index(const struct site *s, struct buf *out)
 {
 	/* compact: [kind, title, url relative to root, extra text] */
-	struct val *root = val_list();
+	bool first = true;
+	buf_putc(out, '[');
 	for (size_t i = 0; i < s->ndocs; i++) {
 		const struct doc *d = &s->docs[i];
-		struct val *e = val_push(root, val_list());
-		val_push(e, val_str("d"));
-		val_push(e, val_str(d->title));
-		val_push(e, val_str(d->url));
-		val_push(e, val_str(d->description ? d->description : ""));
+		search_entry(out, &first, "d", d->title, d->url, NULL,
+			     d->description ? d->description : "");
 		for (size_t h = 0; h < d->nheadings; h++) {
-			struct val *x = val_push(root, val_list());
-			val_push(x, val_str("s"));
-			val_push(x, val_str(d->headings[h].text));
-			val_push(x, val_str_own(xasprintf("%s#%s", d->url, d->headings[h].id)));
-			val_push(x, val_str(d->title));
+			char *anchor = xasprintf("#%s", d->headings[h].id);
+			search_entry(out, &first, "s", d->headings[h].text, d->url, anchor, d->title);
+			free(anchor);
 		}
 	}
 	for (size_t i = 0; i < s->ntopics; i++) {
 		if (!s->topics[i].nresources)
 			continue;
-		struct val *e = val_push(root, val_list());
-		val_push(e, val_str("t"));
-		val_push(e, val_str(s->topics[i].title));
-		val_push(e, val_str_own(xasprintf("topic/%s/", s->topics[i].id)));
-		val_push(e, val_str(s->topics[i].description));
+		char *url = xasprintf("topic/%s/", s->topics[i].id);
+		search_entry(out, &first, "t", s->topics[i].title, url, NULL, s->topics[i].description);
+		free(url);
 	}
+	struct buf extra = BUF_INIT;
 	for (size_t i = 0; i < s->nres; i++) {
 		const struct resource *r = &s->res[i];
-		struct val *e = val_push(root, val_list());
-		val_push(e, val_str("r"));
-		val_push(e, val_str(r->title));
-		val_push(e, val_str_own(html_resource_url(r)));
+		char *url = html_resource_url(r);
 		/* extra: what else a reader may type to find it */
-		val_push(e, val_str_own(xasprintf("%s %s %s", r->host,
-						  r->kind >= 0 ? s->cfg.kinds[r->kind].title : "",
-						  r->desc ? r->desc : "")));
+		buf_reset(&extra);
+		buf_printf(&extra, "%s %s %s", r->host, r->kind >= 0 ? s->cfg.kinds[r->kind].title : "",
+			   r->desc ? r->desc : "");
+		search_entry(out, &first, "r", r->title, url, NULL, buf_cstr(&extra));
+		free(url);
 	}
-	val_to_json(root, out, -1);
-	val_free(root);
+	buf_free(&extra);
+	buf_puts(out, "]\n");
 }
 
 static char *abs_base(const struct site *s)
