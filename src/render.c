@@ -327,6 +327,19 @@ void render_robots(const struct site *s, struct buf *out)
 	free(base);
 }
 
+static const char *doc_date(const struct doc *d)
+{
+	return d->meta.updated ? d->meta.updated : d->meta.date ? d->meta.date : "";
+}
+
+static int cmp_doc_date(const void *a, const void *b, void *ctx)
+{
+	const struct site *s = ctx;
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	int c = strcmp(doc_date(&s->docs[y]), doc_date(&s->docs[x]));
+	return c ? c : (x < y ? -1 : x > y);
+}
+
 void render_feed(const struct site *s, struct buf *out)
 {
 	char *base = abs_base(s);
@@ -356,8 +369,15 @@ void render_feed(const struct site *s, struct buf *out)
 	buf_puts(out, "\"/>\n  <link rel=\"self\" type=\"application/atom+xml\" href=\"");
 	buf_puts_html(out, base);
 	buf_printf(out, "feed.xml\"/>\n  <updated>%sT00:00:00Z</updated>\n", newest);
-	for (size_t i = 0; i < s->ndocs; i++) {
-		const struct doc *d = &s->docs[i];
+	/* the newest documents first, at most RENDER_FEED_MAX: a feed readers poll
+	 * stays small however large the site grows */
+	size_t *order = xcalloc(s->ndocs + 1, sizeof *order);
+	for (size_t i = 0; i < s->ndocs; i++)
+		order[i] = i;
+	qsort_r(order, s->ndocs, sizeof *order, cmp_doc_date, (void *)s);
+	size_t nfeed = s->ndocs < RENDER_FEED_MAX ? s->ndocs : RENDER_FEED_MAX;
+	for (size_t k = 0; k < nfeed; k++) {
+		const struct doc *d = &s->docs[order[k]];
 		const char *date = d->meta.updated ? d->meta.updated : d->meta.date ? d->meta.date : newest;
 		buf_puts(out, "  <entry>\n    <title>");
 		buf_puts_html(out, d->title);
@@ -375,6 +395,7 @@ void render_feed(const struct site *s, struct buf *out)
 		}
 		buf_puts(out, "  </entry>\n");
 	}
+	free(order);
 	buf_puts(out, "</feed>\n");
 	free(base);
 }

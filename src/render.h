@@ -26,6 +26,8 @@ void render_resources_json(const struct site *s, struct buf *out);
 void render_search_index(const struct site *s, struct buf *out);
 void render_sitemap(const struct site *s, struct buf *out);
 void render_robots(const struct site *s, struct buf *out);
+/* The Atom feed: the RENDER_FEED_MAX newest documents. */
+#define RENDER_FEED_MAX 50
 void render_feed(const struct site *s, struct buf *out);
 
 #endif

@@ -219,7 +219,7 @@ int site_load(struct site *s, const struct build_opts *o, struct diags *d)
 
 /* ---- rendering (parallel) ------------------------------------------------------ */
 
-enum page_kind { PAGE_DOC, PAGE_TOPIC, PAGE_RESOURCE, PAGE_INDEX, PAGE_SINGLE };
+enum page_kind { PAGE_DOC, PAGE_TOPIC, PAGE_RESOURCE, PAGE_INDEX, PAGE_DOCLIST, PAGE_SINGLE };
 
 struct page_task {
 	enum page_kind kind;
@@ -275,6 +275,11 @@ static void render_one(void *ctx, size_t i)
 		dir = view_topic_page_dir(s, t->index, t->sub);
 		path = xasprintf("%sindex.html", dir);
 		emit(j, "topic", view_topic(s, t->index, t->sub), path);
+		break;
+	case PAGE_DOCLIST:
+		dir = view_documents_dir(t->index);
+		path = xasprintf("%sindex.html", dir);
+		emit(j, "documents", view_documents(s, t->index), path);
 		break;
 	case PAGE_INDEX:
 		path = xasprintf("%sindex.html", t->index < s->nchunks ? s->chunks[t->index].dir
@@ -433,7 +438,8 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 		struct render_job j = {.s = &s, .out = &out, .d = d};
 		pthread_mutex_init(&j.lock, NULL);
 		j.tpl = render_templates(&ts);
-		size_t ntasks = s.ndocs + s.nres + s.nchunks + 5, k = 0;
+		size_t ndocpages = view_documents_pages(&s);
+		size_t ntasks = s.ndocs + s.nres + s.nchunks + ndocpages + 5, k = 0;
 		for (size_t i = 0; i < s.ntopics; i++)
 			ntasks += s.topics[i].npages;
 		j.tasks = xcalloc(ntasks, sizeof *j.tasks);
@@ -451,12 +457,14 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 		for (size_t i = 0; i < s.nchunks && !single; i++)
 			j.tasks[k++] = (struct page_task){PAGE_INDEX, i, 0};
 		j.tasks[k++] = (struct page_task){PAGE_INDEX, single ? 0 : s.nchunks, 0};
+		for (size_t p = 1; p <= ndocpages; p++)
+			j.tasks[k++] = (struct page_task){PAGE_DOCLIST, p, 0};
 		for (size_t i = 0; i < 4; i++)
 			if (i != 1)
 				j.tasks[k++] = (struct page_task){PAGE_SINGLE, i, 0};
 		/* compile every template up front: rendering is then lock-free */
 		static const char *names[] = {"doc", "topic", "resource", "home", "resources",
-					      "quickref", "404"};
+					      "documents", "quickref", "404"};
 		for (size_t i = 0; i < sizeof names / sizeof *names; i++)
 			mustache_compile(j.tpl, names[i], d);
 		pool_run(jobs_of(o), k, render_one, &j);

@@ -432,11 +432,17 @@ struct val *view_resource(const struct site *s, size_t ri)
 	struct val *titles = val_set(m, "titles", val_list());
 	struct val *descs = val_set(m, "descriptions", val_list());
 	struct val *cites = val_set(m, "citations", val_list());
+	/* a page stays bounded however many documents cite the resource */
+	size_t limit = (size_t)s->cfg.per_page;
 	for (size_t i = 0; i < r->nrefs; i++) {
 		const struct doc *d = &s->docs[r->refs[i].doc];
 		const struct citation *c = &d->cites[r->refs[i].cite];
-		push_distinct(titles, c->title);
-		push_distinct(descs, c->desc);
+		if (titles->n < 20)
+			push_distinct(titles, c->title);
+		if (descs->n < 20)
+			push_distinct(descs, c->desc);
+		if (cites->n >= limit)
+			continue;
 		char *cu = cite_url(s, &r->refs[i]);
 		struct val *cv = val_push(cites, link_val(root, d->title, cu));
 		free(cu);
@@ -447,6 +453,8 @@ struct val *view_resource(const struct site *s, size_t ri)
 		val_set_str(cv, "source", d->shown);
 		val_set_int(cv, "line", c->line);
 	}
+	val_set_int(m, "more_citations", (long long)(r->nrefs - cites->n));
+	val_set_bool(m, "has_more_citations", r->nrefs > cites->n);
 	val_set_bool(m, "many_titles", titles->n > 1);
 	struct val *sp = val_set(m, "spellings", val_list());
 	for (size_t i = 0; i < r->nspellings; i++)
@@ -463,16 +471,55 @@ struct val *view_resource(const struct site *s, size_t ri)
 
 /* ---- home, index, quick reference, 404 ---------------------------------- */
 
+static struct val *doc_item(const struct site *s, size_t i, const char *root)
+{
+	struct val *m = link_val(root, s->docs[i].title, s->docs[i].url);
+	val_set_str(m, "description", s->docs[i].description ? s->docs[i].description : "");
+	val_set_int(m, "links", (long long)s->docs[i].ncites);
+	return m;
+}
+
+size_t view_documents_pages(const struct site *s)
+{
+	size_t per = (size_t)s->cfg.per_page;
+	return s->ndocs ? (s->ndocs + per - 1) / per : 1;
+}
+
+static char *documents_dir(const void *ctx, size_t k)
+{
+	(void)ctx;
+	return k <= 1 ? xstrdup("documents/") : xasprintf("documents/%zu/", k);
+}
+
+char *view_documents_dir(size_t page)
+{
+	return documents_dir(NULL, page);
+}
+
+struct val *view_documents(const struct site *s, size_t page)
+{
+	char *dir = documents_dir(NULL, page);
+	struct val *v = base(s, dir, "documents", "All documents", NULL, -1);
+	free(dir);
+	const char *root = root_of(v);
+	size_t per = (size_t)s->cfg.per_page, npages = view_documents_pages(s);
+	struct val *docs = val_set(v, "documents", val_list());
+	for (size_t i = (page - 1) * per; i < s->ndocs && i < page * per; i++)
+		val_push(docs, doc_item(s, i, root));
+	if (npages > 1)
+		val_set(v, "pager", pager(root, page, npages, documents_dir, NULL));
+	return v;
+}
+
 struct val *view_home(const struct site *s)
 {
 	struct val *v = base(s, "", "home", s->cfg.title, s->cfg.description, -1);
 	const char *root = root_of(v);
 	struct val *docs = val_set(v, "documents", val_list());
-	for (size_t i = 0; i < s->ndocs; i++) {
-		struct val *m = val_push(docs, link_val(root, s->docs[i].title, s->docs[i].url));
-		val_set_str(m, "description", s->docs[i].description ? s->docs[i].description : "");
-		val_set_int(m, "links", (long long)s->docs[i].ncites);
-	}
+	size_t shown = s->ndocs < VIEW_HOME_DOCS ? s->ndocs : VIEW_HOME_DOCS;
+	for (size_t i = 0; i < shown; i++)
+		val_push(docs, doc_item(s, i, root));
+	val_set_bool(v, "more_documents", s->ndocs > shown);
 	struct val *topics = val_set(v, "topics", val_list());
 	for (size_t i = 0; i < s->ntopics; i++) {
 		const struct topic *t = &s->topics[i];
@@ -576,9 +623,10 @@ struct val *view_quick_reference(const struct site *s)
 		for (size_t k = 0; k < t->nquick; k++)
 			val_push(q, resource_item(s, t->quick[k], root, false));
 	}
-	/* the documents' own "Quick Reference" sections */
+	/* the documents' own "Quick Reference" sections, as many as a page holds */
 	struct val *sections = val_set(v, "sections", val_list());
-	for (size_t di = 0; di < s->ndocs; di++) {
+	size_t budget = (size_t)s->cfg.per_page;
+	for (size_t di = 0; di < s->ndocs && budget; di++) {
 		const struct doc *d = &s->docs[di];
 		for (size_t h = 0; h < d->nheadings; h++) {
 			if (!strcasestr(d->headings[h].text, "quick reference"))
@@ -593,8 +641,10 @@ struct val *view_quick_reference(const struct site *s)
 				bool inside = false;
 				for (; ch >= 0 && !inside; ch = d->headings[ch].parent)
 					inside = (size_t)ch == h;
-				if (inside && d->cites[c].resource >= 0)
+				if (inside && d->cites[c].resource >= 0 && budget) {
 					val_push(items, resource_item(s, (size_t)d->cites[c].resource, root, false));
+					budget--;
+				}
 			}
 		}
 	}

@@ -21,7 +21,13 @@ struct val *view_doc(const struct site *s, size_t d, const char *body);
 struct val *view_topic(const struct site *s, size_t t, size_t page);
 char *view_topic_page_dir(const struct site *s, size_t t, size_t page);
 struct val *view_resource(const struct site *s, size_t r);
+/* How many documents the home page lists; the rest are on documents/ pages. */
+#define VIEW_HOME_DOCS 30
 struct val *view_home(const struct site *s);
+/* Page `page` (1-based) of the list of all documents, and its folder. */
+struct val *view_documents(const struct site *s, size_t page);
+size_t view_documents_pages(const struct site *s);
+char *view_documents_dir(size_t page);
 /* Page `chunk` of the A-Z index (site.chunks); chunk == nchunks is the
  * landing page of an index of several pages. */
 struct val *view_resource_index(const struct site *s, size_t chunk);
