@@ -81,6 +81,7 @@ struct site {
 	size_t *index_order;    /* resources sorted for the A-Z index */
 	struct index_chunk *chunks;
 	size_t nchunks;
+	struct val *nav_cache[8]; /* views' shared navigation by page depth (view.c) */
 	struct diags diags;
 };
 
@@ -116,7 +117,10 @@ void xref_resolve(struct site *s);
 void xref_paginate(struct site *s);
 /* First alphanumeric character of a title, upper-cased; '#' for digits and none. */
 char xref_letter(const char *title);
-/* The documents sharing the most resources with doc d (at most max). */
+/* The documents sharing the most resources with doc d (at most max).
+ * Resources cited by more than XREF_RELATED_MAX_CITERS documents are too
+ * common to relate two documents. */
+#define XREF_RELATED_MAX_CITERS 64
 size_t xref_related(const struct site *s, size_t d, size_t *out, size_t max);
 
 #endif

@@ -894,7 +894,7 @@ static void render_section(struct mrender *r, const struct mop *op, const struct
 			render_ops(r, &op->body, scope);
 	} else if (v && v->kind == VAL_LIST) {
 		for (size_t i = 0; i < v->n && !r->failed; i++) {
-			ctx_push(r, v->items[i]);
+			ctx_push(r, val_deref(v->items[i]));
 			render_ops(r, &op->body, scope);
 			r->nctx--;
 		}

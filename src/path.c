@@ -97,20 +97,21 @@ const char *path_ext(const char *p)
 
 int path_mkdirs(const char *dir)
 {
-	char *d = xstrdup(dir);
-	for (char *p = d + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(d, 0755) && errno != EEXIST) {
-			free(d);
-			return -1;
-		}
-		*p = '/';
+	/* the common case first: only the last folder is missing */
+	if (mkdir(dir, 0755) == 0 || errno == EEXIST)
+		return 0;
+	if (errno != ENOENT)
+		return -1;
+	char *parent = xstrdup(dir);
+	char *slash = strrchr(parent, '/');
+	int r = -1;
+	if (slash && slash != parent) {
+		*slash = '\0';
+		if (path_mkdirs(parent) == 0)
+			r = mkdir(dir, 0755) == 0 || errno == EEXIST ? 0 : -1;
 	}
-	int r = mkdir(d, 0755);
-	free(d);
-	return r && errno != EEXIST ? -1 : 0;
+	free(parent);
+	return r;
 }
 
 char *path_root_prefix(const char *from_dir)

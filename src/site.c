@@ -467,7 +467,9 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 					      "documents", "quickref", "404"};
 		for (size_t i = 0; i < sizeof names / sizeof *names; i++)
 			mustache_compile(j.tpl, names[i], d);
+		view_prepare(&s);
 		pool_run(jobs_of(o), k, render_one, &j);
+		view_release(&s);
 		write_data_files(&s, &out);
 		st->statics = copy_statics(&s, &out, &ts);
 		st->pages = j.pages;

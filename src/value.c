@@ -44,6 +44,20 @@ struct val *val_int(long long i) { return val_str_own(xasprintf("%lld", i)); }
 struct val *val_list(void) { return val_new(VAL_LIST); }
 struct val *val_map(void) { return val_new(VAL_MAP); }
 
+struct val *val_ref(const struct val *target)
+{
+	struct val *v = val_new(VAL_REF);
+	v->target = target;
+	return v;
+}
+
+const struct val *val_deref(const struct val *v)
+{
+	while (v && v->kind == VAL_REF)
+		v = v->target;
+	return v;
+}
+
 struct val *val_push(struct val *list, struct val *item)
 {
 	list->items = xgrow(list->items, &list->cap, list->n + 1, sizeof *list->items);
@@ -73,11 +87,12 @@ void val_set_int(struct val *map, const char *key, long long i) { val_set(map, k
 
 const struct val *val_getn(const struct val *m, const char *key, size_t keylen)
 {
+	m = val_deref(m);
 	if (!m || m->kind != VAL_MAP)
 		return NULL;
 	for (size_t i = 0; i < m->n; i++)
 		if (strncmp(m->pairs[i].key, key, keylen) == 0 && m->pairs[i].key[keylen] == '\0')
-			return m->pairs[i].val;
+			return val_deref(m->pairs[i].val);
 	return NULL;
 }
 
@@ -88,6 +103,7 @@ const struct val *val_get(const struct val *m, const char *key)
 
 bool val_truthy(const struct val *v)
 {
+	v = val_deref(v);
 	if (!v)
 		return false;
 	switch (v->kind) {
@@ -101,6 +117,7 @@ bool val_truthy(const struct val *v)
 
 struct val *val_copy(const struct val *v)
 {
+	v = val_deref(v);
 	if (!v)
 		return val_null();
 	struct val *c;
@@ -150,7 +167,9 @@ static void indent_to(struct buf *out, int indent, int depth)
 
 static void to_json(const struct val *v, struct buf *out, int indent, int depth)
 {
+	v = val_deref(v);
 	switch (v->kind) {
+	case VAL_REF: break; /* unreachable: dereferenced above */
 	case VAL_NULL: buf_puts(out, "null"); break;
 	case VAL_BOOL: buf_puts(out, v->b ? "true" : "false"); break;
 	case VAL_STR:

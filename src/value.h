@@ -9,7 +9,10 @@
 
 #include "buf.h"
 
-enum val_kind { VAL_NULL, VAL_BOOL, VAL_STR, VAL_LIST, VAL_MAP };
+/* VAL_REF borrows another value (shared, read-only parts of many views, like
+ * the navigation): lookups and iteration see through it; freeing a ref leaves
+ * its target alone. */
+enum val_kind { VAL_NULL, VAL_BOOL, VAL_STR, VAL_LIST, VAL_MAP, VAL_REF };
 
 struct val;
 
@@ -26,6 +29,7 @@ struct val {
 	struct val **items; /* VAL_LIST */
 	struct val_pair *pairs; /* VAL_MAP */
 	size_t n, cap;      /* items or pairs */
+	const struct val *target; /* VAL_REF */
 };
 
 struct val *val_null(void);
@@ -36,6 +40,10 @@ struct val *val_str_own(char *s);               /* takes ownership of a heap str
 struct val *val_int(long long i);               /* a string of the decimal number */
 struct val *val_list(void);
 struct val *val_map(void);
+/* A borrowed reference to target, which must outlive it. */
+struct val *val_ref(const struct val *target);
+/* The value itself, or what a ref points at. */
+const struct val *val_deref(const struct val *v);
 
 /* Append to a list; takes ownership of item. Returns item. */
 struct val *val_push(struct val *list, struct val *item);

@@ -84,6 +84,28 @@ static struct val *nav_tree(const struct site *s, int parent, int current, const
 	return list;
 }
 
+void view_prepare(struct site *s)
+{
+	for (size_t depth = 0; depth < 8; depth++) {
+		struct buf root = BUF_INIT;
+		for (size_t k = 0; k < depth; k++)
+			buf_puts(&root, "../");
+		if (!depth)
+			buf_puts(&root, "./");
+		s->nav_cache[depth] = nav_tree(s, -1, -1, buf_cstr(&root));
+		view_finish(s->nav_cache[depth]);
+		buf_free(&root);
+	}
+}
+
+void view_release(struct site *s)
+{
+	for (size_t depth = 0; depth < 8; depth++) {
+		val_free(s->nav_cache[depth]);
+		s->nav_cache[depth] = NULL;
+	}
+}
+
 /* The fields every page has. dir: the page's folder relative to the root. */
 static struct val *base(const struct site *s, const char *dir, const char *kind, const char *title,
 			const char *desc, int current_topic)
@@ -117,7 +139,13 @@ static struct val *base(const struct site *s, const char *dir, const char *kind,
 		val_set(page, "canonical",
 			val_str_own(xasprintf("%s%s%s", bu, bl && bu[bl - 1] == '/' ? "" : "/", dir)));
 	}
-	val_set(v, "nav", nav_tree(s, -1, current_topic, root));
+	size_t depth = 0;
+	for (const char *p = dir; *p; p++)
+		depth += *p == '/';
+	if (current_topic < 0 && depth < 8 && s->nav_cache[depth])
+		val_set(v, "nav", val_ref(s->nav_cache[depth]));
+	else
+		val_set(v, "nav", nav_tree(s, -1, current_topic, root));
 	val_set(v, "breadcrumbs", val_list());
 	free(root);
 	return v;
@@ -424,7 +452,9 @@ struct val *view_resource(const struct site *s, size_t ri)
 	const struct resource *r = &s->res[ri];
 	char *dir = view_resource_dir(s, ri);
 	int first_topic = r->ntopics ? r->topics[0] : -1;
-	struct val *v = base(s, dir, "resource", r->title, r->desc, first_topic);
+	/* the shared navigation (no topic highlighted): 30,000 resource pages must
+	 * not each build their own; the breadcrumbs still name the topic */
+	struct val *v = base(s, dir, "resource", r->title, r->desc, -1);
 	free(dir);
 	const char *root = root_of(v);
 	add_breadcrumb_topics(s, crumbs(v), first_topic, root);

@@ -10,6 +10,11 @@
 #include "model.h"
 #include "value.h"
 
+/* Build the parts many pages share (the topic navigation for each page
+ * depth) before rendering in parallel; view_release frees them. */
+void view_prepare(struct site *s);
+void view_release(struct site *s);
+
 /* Where each page lives, relative to the output root (a folder, "" for home). */
 char *view_doc_dir(const struct site *s, size_t d);
 char *view_topic_dir(const struct site *s, size_t t);

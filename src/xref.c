@@ -167,9 +167,9 @@ void xref_resolve(struct site *s)
 size_t xref_related(const struct site *s, size_t d, size_t *out, size_t max)
 {
 	/* score = shared resources, each weighted by how rare it is; resources
-	 * that a quarter of the site cites relate nothing in particular. Only
-	 * the documents touched are visited: no pass over the whole site. */
-	size_t cap = s->ndocs / 4 > 8 ? s->ndocs / 4 : 8;
+	 * that many documents cite relate nothing in particular (and would make
+	 * this quadratic). Only the documents touched are visited. */
+	size_t cap = XREF_RELATED_MAX_CITERS;
 	const struct doc *doc = &s->docs[d];
 	double *score = xcalloc(s->ndocs + 1, sizeof *score);
 	size_t *touched = NULL, ntouched = 0, captouched = 0;

@@ -66,6 +66,26 @@ static void test_value_json(void **state)
 	val_free(m);
 }
 
+static void test_value_ref(void **state)
+{
+	(void)state;
+	struct val *shared = val_map();
+	val_set_str(shared, "name", "nav");
+	struct val *page = val_map();
+	val_set(page, "nav", val_ref(shared));
+	const struct val *got = val_get(page, "nav");
+	assert_ptr_equal(got, shared);
+	assert_string_equal(val_get(got, "name")->s, "nav");
+	assert_true(val_truthy(val_get(page, "nav")));
+	struct buf b = BUF_INIT;
+	val_to_json(page, &b, -1);
+	assert_string_equal(buf_cstr(&b), "{\"nav\":{\"name\":\"nav\"}}");
+	buf_free(&b);
+	val_free(page); /* the target survives its references */
+	assert_string_equal(val_get(shared, "name")->s, "nav");
+	val_free(shared);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -73,6 +93,7 @@ int main(void)
 		cmocka_unit_test(test_custom_block_renders_raw),
 		cmocka_unit_test(test_illegal_nesting_refused),
 		cmocka_unit_test(test_value_json),
+		cmocka_unit_test(test_value_ref),
 	};
 	return cmocka_run_group_tests_name("ast", tests, NULL, NULL);
 }
