@@ -43,51 +43,54 @@ static bool is_listing(cmark_node *link, cmark_node *entry)
 	cmark_node *f = cmark_node_first_child(entry);
 	if (f && cmark_node_get_type(f) == CMARK_NODE_STRONG)
 		return true;
-	char *all = doc_node_text(entry), *own = doc_node_text(link);
-	bool alone = !strcmp(all, own);
-	free(all);
-	free(own);
-	return alone;
+	/* alone: every node from the link up to the paragraph is an only child */
+	for (cmark_node *n = link; n != entry; n = cmark_node_parent(n)) {
+		cmark_node *p = cmark_node_parent(n);
+		if (!p || cmark_node_first_child(p) != n || cmark_node_last_child(p) != n)
+			return false;
+	}
+	return true;
 }
 
-/* "page#a" and "page#b" point at two sections: not the same listing twice. */
-static bool same_fragment(const char *a, const char *b)
+/* The key of a listing: its resource and its fragment ("page#a" and "page#b"
+ * point at two sections: not the same listing twice). */
+static char *listing_key(const struct citation *c)
 {
-	const char *fa = strchr(a, '#'), *fb = strchr(b, '#');
-	return !strcmp(fa ? fa : "", fb ? fb : "");
+	const char *frag = strchr(c->url, '#');
+	return xasprintf("%ld%s", c->resource, frag ? frag : "");
 }
 
+/* Linear in the citations: a hash from listing key to its first citation,
+ * and the entry of the latest one (links of one entry are consecutive). */
 static void check_duplicates(const struct doc *doc, struct diags *d)
 {
-	cmark_node **entry = xcalloc(doc->ncites + 1, sizeof *entry);
-	bool *listed = xcalloc(doc->ncites + 1, sizeof *listed);
-	for (size_t i = 0; i < doc->ncites; i++) {
-		entry[i] = entry_of(doc->cites[i].node);
-		listed[i] = is_listing(doc->cites[i].node, entry[i]);
-	}
+	char **keys = xcalloc(doc->ncites + 1, sizeof *keys);
+	cmark_node **last = xcalloc(doc->ncites + 1, sizeof *last);
+	struct hash seen = HASH_INIT;
 	for (size_t i = 0; i < doc->ncites; i++) {
 		const struct citation *c = &doc->cites[i];
-		if (c->resource < 0 || !listed[i])
+		cmark_node *entry = entry_of(c->node);
+		if (c->resource < 0 || !is_listing(c->node, entry))
 			continue;
-		long first = -1;
-		bool same_entry = false;
-		for (size_t k = 0; k < i && !same_entry; k++) {
-			if (doc->cites[k].resource != c->resource || !listed[k] ||
-			    !same_fragment(doc->cites[k].url, c->url))
-				continue;
-			if (entry[k] && entry[k] == entry[i])
-				same_entry = true;
-			else if (first < 0)
-				first = (long)k;
+		keys[i] = listing_key(c);
+		size_t k;
+		if (!hash_get(&seen, keys[i], &k)) {
+			hash_put(&seen, keys[i], i);
+			last[i] = entry;
+			continue;
 		}
-		if (same_entry || first < 0)
+		if (entry && entry == last[k])
 			continue;
+		last[k] = entry;
 		diag_addc(d, SEV_WARNING, "duplicate-resource", doc->shown, c->line, c->col,
 			  "%s is listed twice in this document (first at line %d)", c->canonical,
-			  doc->cites[first].line);
+			  doc->cites[k].line);
 	}
-	free(entry);
-	free(listed);
+	hash_free(&seen);
+	for (size_t i = 0; i < doc->ncites; i++)
+		free(keys[i]);
+	free(keys);
+	free(last);
 }
 
 /* ---- images of missing files --------------------------------------------------- */
