@@ -19,7 +19,7 @@ int cmd_check(int argc, char **argv)
 		{"strict", no_argument, NULL, 'S'},       {"drafts", no_argument, NULL, 'd'},
 		{"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0},
 	};
-	struct build_opts o = {.source = "."};
+	struct build_opts o = {.source = ".", .keep_trees = true};
 	enum check_format fmt = CHECK_TEXT;
 	bool strict = false;
 	int c;
