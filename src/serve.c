@@ -33,6 +33,7 @@
 #define SERVE_PING_MS 15000   /* SSE keep-alive comment, and a chance to notice closed tabs */
 #define SERVE_SETTLE_MAX 1000 /* a burst never delays a rebuild longer than this */
 #define SERVE_HTML_MAX (64u << 20)
+#define SERVE_OVERLAY_MAX 100  /* diagnostics shown in the browser */
 #define SERVE_SMALL_FILE (256 << 10) /* sent from memory, not with sendfile */
 
 /* The script every HTML response gets in serve mode. It connects to the
@@ -681,19 +682,23 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
 
 /* ---- building ------------------------------------------------------------ */
 
+/* The text of a failed build for the overlay: errors, then warnings, at
+ * most SERVE_OVERLAY_MAX of them (the terminal gets them all). */
 static char *diags_text(const struct diags *d)
 {
 	char *p = NULL;
-	size_t n = 0;
+	size_t n = 0, shown = 0, total = 0;
 	FILE *f = open_memstream(&p, &n);
 	if (!f)
 		return xstrdup("build failed");
-	for (size_t i = 0; i < d->n; i++)
-		if (d->v[i].sev == SEV_ERROR)
-			diag_print(&d->v[i], f);
-	for (size_t i = 0; i < d->n; i++)
-		if (d->v[i].sev == SEV_WARNING)
-			diag_print(&d->v[i], f);
+	for (int sev = SEV_ERROR; sev >= SEV_WARNING; sev--)
+		for (size_t i = 0; i < d->n; i++)
+			if ((int)d->v[i].sev == sev && total++ < SERVE_OVERLAY_MAX) {
+				diag_print(&d->v[i], f);
+				shown++;
+			}
+	if (total > shown)
+		fprintf(f, "… and %zu more (see the terminal)\n", total - shown);
 	fclose(f);
 	if (!n) {
 		free(p);
@@ -848,6 +853,12 @@ static void loop(struct server *srv, const struct serve_opts *o, struct watch *w
 
 int serve_run(const struct serve_opts *o)
 {
+	const char *source = o->build.source ? o->build.source : ".";
+	struct stat sst;
+	if (stat(source, &sst) || !S_ISDIR(sst.st_mode)) {
+		fprintf(stderr, "ssg serve: %s: not a folder\n", source);
+		return 1;
+	}
 	struct server srv;
 	memset(&srv, 0, sizeof srv);
 	pthread_mutex_init(&srv.lock, NULL);
@@ -882,7 +893,7 @@ int serve_run(const struct serve_opts *o)
 		pthread_sigmask(SIG_SETMASK, &old, NULL);
 		return 1;
 	}
-	const char *src = o->build.source ? o->build.source : ".";
+	const char *src = source;
 	struct watch *w = watch_open(src);
 	if (!w)
 		fprintf(stderr, "ssg serve: cannot watch %s (%s): no live reload\n", src,

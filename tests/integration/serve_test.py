@@ -393,11 +393,17 @@ def run(top):
 
         test_traversal(port, served, outside)
 
+        # stop while a page is listening (its stream is idle, suspended)
+        _, _, body = request(port, "GET", "/")
+        idle = EventStream(port, page_gen(body))
+        time.sleep(0.2)
         proc.send_signal(signal.SIGTERM)
         try:
             rc = proc.wait(timeout=10)
         except subprocess.TimeoutExpired:
             fail("serve did not stop on SIGTERM")
+        idle.wait("closed")
+        idle.close()
         check(rc == 0, "exit status %d after SIGTERM" % rc)
         left = os.listdir(tmp)
         check(left == [], "staging folder left behind: %r" % left)
