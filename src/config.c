@@ -419,10 +419,13 @@ static int read_section(struct ctx *c, ynode n, const char *what, const char **k
 			buf_free(&known);
 			continue;
 		}
-		long val;
-		if (yamlx_get_int(c->y, v, key, &val, c->d) || val < 0) {
-			if (val < 0)
-				yamlx_error(c->y, v, c->d, "'%s' must not be negative", key);
+		long val = 0;
+		if (yamlx_get_int(c->y, v, key, &val, c->d)) {
+			rc = -1;
+			continue;
+		}
+		if (val < 0) {
+			yamlx_error(c->y, v, c->d, "'%s' must not be negative", key);
 			rc = -1;
 			continue;
 		}

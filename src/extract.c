@@ -242,6 +242,23 @@ static char *prefix_before(cmark_node *para, cmark_node *link)
 	return s;
 }
 
+/* Links of one entry beyond which an entry is described by its link texts
+ * alone: describing reads the entry's text, so without a bound a paragraph of
+ * thousands of links would cost the square of its length. */
+#define EXTRACT_ENTRY_LINKS 32
+
+static void describe_plain(struct citation *c)
+{
+	c->bare = url_like(c->text, c->url);
+	char *t = trim_seps(c->text);
+	if (!*t) {
+		free(t);
+		t = xstrdup(c->url);
+	}
+	c->title = t;
+	c->desc = NULL;
+}
+
 static void describe(struct doc *doc, struct citation *c, cmark_node *link, const char *prev_title)
 {
 	cmark_node *entry = entry_of(link);
@@ -413,6 +430,7 @@ void extract_doc(struct doc *doc)
 	int section = -1;
 	char *prev_title = NULL;
 	cmark_node *prev_entry = NULL;
+	size_t entry_links = 0;
 	cmark_iter *it = cmark_iter_new(doc->tree);
 	cmark_event_type ev;
 	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
@@ -448,7 +466,11 @@ void extract_doc(struct doc *doc)
 				c->node = n;
 				c->resource = -1;
 				cmark_node *entry = entry_of(n);
-				describe(doc, c, n, entry == prev_entry ? prev_title : NULL);
+				entry_links = entry == prev_entry ? entry_links + 1 : 1;
+				if (entry_links > EXTRACT_ENTRY_LINKS)
+					describe_plain(c);
+				else
+					describe(doc, c, n, entry == prev_entry ? prev_title : NULL);
 				if (entry != prev_entry) {
 					free(prev_title);
 					prev_title = xstrdup(c->title);

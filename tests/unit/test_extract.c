@@ -131,6 +131,25 @@ static void test_same_tree_both_formats(void **state)
 	doc_free(&r);
 }
 
+/* A paragraph of thousands of links: every link is a citation titled by its
+ * text (the entry rules, which read the whole entry, stop after a bound). */
+static void test_crowded_entry(void **state)
+{
+	(void)state;
+	size_t n = 5000, cap = n * 40 + 16, len = 0;
+	char *text = malloc(cap);
+	len += (size_t)snprintf(text + len, cap - len, "- ");
+	for (size_t i = 0; i < n; i++)
+		len += (size_t)snprintf(text + len, cap - len, "[l%zu](https://e%zu.org/), ", i, i);
+	struct doc d;
+	load(&d, text, false);
+	assert_int_equal(d.ncites, n);
+	assert_string_equal(d.cites[0].title, "l0");
+	assert_string_equal(d.cites[n - 1].title, "l4999");
+	doc_free(&d);
+	free(text);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -138,6 +157,7 @@ int main(void)
 		cmocka_unit_test(test_rst_shapes),
 		cmocka_unit_test(test_headings_and_internal_links),
 		cmocka_unit_test(test_same_tree_both_formats),
+		cmocka_unit_test(test_crowded_entry),
 	};
 	return cmocka_run_group_tests_name("extract", tests, NULL, NULL);
 }
