@@ -67,6 +67,7 @@ struct static_file {
 
 struct site {
 	struct config cfg;
+	int jobs;               /* threads the model may use */
 	char *source_dir;
 	struct doc *docs;
 	size_t ndocs;

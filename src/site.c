@@ -138,6 +138,7 @@ static int jobs_of(const struct build_opts *o)
 int site_load(struct site *s, const struct build_opts *o, struct diags *d)
 {
 	memset(s, 0, sizeof *s);
+	s->jobs = jobs_of(o);
 	s->source_dir = xstrdup(o->source ? o->source : ".");
 	int rc = config_load(&s->cfg, s->source_dir, d);
 	if (o->base_url) {
@@ -219,7 +220,8 @@ int site_load(struct site *s, const struct build_opts *o, struct diags *d)
 
 /* ---- rendering (parallel) ------------------------------------------------------ */
 
-enum page_kind { PAGE_DOC, PAGE_TOPIC, PAGE_RESOURCE, PAGE_INDEX, PAGE_DOCLIST, PAGE_SINGLE };
+enum page_kind { PAGE_DATA, PAGE_DOC, PAGE_TOPIC, PAGE_RESOURCE, PAGE_INDEX, PAGE_DOCLIST,
+		 PAGE_SINGLE };
 
 struct page_task {
 	enum page_kind kind;
@@ -261,6 +263,9 @@ static void render_one(void *ctx, size_t i)
 	struct page_task *t = &j->tasks[i];
 	char *dir = NULL, *path;
 	switch (t->kind) {
+	case PAGE_DATA:
+		write_data_file(s, j->out, t->index);
+		return;
 	case PAGE_DOC: {
 		dir = view_doc_dir(s, t->index);
 		char *root = path_root_prefix(dir);
@@ -311,26 +316,24 @@ static void render_one(void *ctx, size_t i)
 	free(path);
 }
 
-static void write_data_files(struct site *s, struct output *out)
+/* The machine-readable files, one task each (resources.json is the longest
+ * single task of a build: it goes first so the pool overlaps it). */
+static const struct {
+	const char *path;
+	void (*render)(const struct site *s, struct buf *out);
+} data_files[] = {
+	{"resources.json", render_resources_json}, {"search-index.json", render_search_index},
+	{"sitemap.xml", render_sitemap},           {"robots.txt", render_robots},
+	{"feed.xml", render_feed},
+};
+#define NDATA (sizeof data_files / sizeof *data_files)
+
+static void write_data_file(struct site *s, struct output *out, size_t i)
 {
 	struct buf b = BUF_INIT;
-	render_resources_json(s, &b);
-	output_write(out, "resources.json", b.p, b.n);
-	buf_reset(&b);
-	render_search_index(s, &b);
-	output_write(out, "search-index.json", b.p, b.n);
-	buf_reset(&b);
-	render_sitemap(s, &b);
-	output_write(out, "sitemap.xml", b.p, b.n);
-	buf_reset(&b);
-	render_robots(s, &b);
-	output_write(out, "robots.txt", b.p, b.n);
-	buf_reset(&b);
-	render_feed(s, &b);
-	output_write(out, "feed.xml", b.p, b.n);
+	data_files[i].render(s, &b);
+	output_write(out, data_files[i].path, buf_cstr(&b), b.n);
 	buf_free(&b);
-	/* marks the folder as ssg output: only such a folder is ever replaced */
-	output_write(out, ".ssg-output", "ssg\n", 4);
 }
 
 static size_t copy_statics(struct site *s, struct output *out, struct template_source *ts)
@@ -439,10 +442,12 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 		pthread_mutex_init(&j.lock, NULL);
 		j.tpl = render_templates(&ts);
 		size_t ndocpages = view_documents_pages(&s);
-		size_t ntasks = s.ndocs + s.nres + s.nchunks + ndocpages + 5, k = 0;
+		size_t ntasks = NDATA + s.ndocs + s.nres + s.nchunks + ndocpages + 5, k = 0;
 		for (size_t i = 0; i < s.ntopics; i++)
 			ntasks += s.topics[i].npages;
 		j.tasks = xcalloc(ntasks, sizeof *j.tasks);
+		for (size_t i = 0; i < NDATA; i++)
+			j.tasks[k++] = (struct page_task){PAGE_DATA, i, 0};
 		for (size_t i = 0; i < s.ndocs; i++)
 			j.tasks[k++] = (struct page_task){PAGE_DOC, i, 0};
 		for (size_t i = 0; i < s.ntopics; i++)
@@ -470,7 +475,8 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 		view_prepare(&s);
 		pool_run(jobs_of(o), k, render_one, &j);
 		view_release(&s);
-		write_data_files(&s, &out);
+		/* marks the folder as ssg output: only such a folder is ever replaced */
+		output_write(&out, ".ssg-output", "ssg\n", 4);
 		st->statics = copy_statics(&s, &out, &ts);
 		st->pages = j.pages;
 		mustache_set_free(j.tpl);

@@ -4,6 +4,7 @@
  * override replaces them); what matches no topic goes to "unsorted". */
 #include "model.h"
 #include "buf.h"
+#include "pool.h"
 #include "url.h"
 #include "xalloc.h"
 
@@ -164,10 +165,13 @@ static void classify_one(struct site *s, size_t ri)
 				r->topics[r->ntopics++] = (int)t;
 		}
 	}
-	if (!r->ntopics) {
+	if (!r->ntopics)
 		r->topics[r->ntopics++] = (int)cfg->ntopics; /* unsorted */
-		s->unsorted_count++;
-	}
+}
+
+static void classify_task(void *ctx, size_t i)
+{
+	classify_one(ctx, i);
 }
 
 /* ---- topic lists --------------------------------------------------------- */
@@ -284,8 +288,10 @@ void taxonomy_classify(struct site *s)
 			pt->children[pt->nchildren++] = (int)i;
 		}
 	}
+	/* resources are classified independently: in parallel */
+	pool_run(s->jobs, s->nres, classify_task, s);
 	for (size_t i = 0; i < s->nres; i++)
-		classify_one(s, i);
+		s->unsorted_count += s->res[i].topics[0] == (int)cfg->ntopics;
 	size_t *counts = xcalloc(s->ndocs + 1, sizeof *counts);
 	struct aliases al;
 	taxonomy_aliases_init(&al, cfg);
