@@ -256,6 +256,26 @@ static void emit(struct render_job *j, const char *tpl, struct val *v, const cha
 	val_free(v);
 }
 
+/* The machine-readable files, one task each (resources.json is the longest
+ * single task of a build: it goes first so the pool overlaps it). */
+static const struct {
+	const char *path;
+	void (*render)(const struct site *s, struct buf *out);
+} data_files[] = {
+	{"resources.json", render_resources_json}, {"search-index.json", render_search_index},
+	{"sitemap.xml", render_sitemap},           {"robots.txt", render_robots},
+	{"feed.xml", render_feed},
+};
+#define NDATA (sizeof data_files / sizeof *data_files)
+
+static void write_data_file(struct site *s, struct output *out, size_t i)
+{
+	struct buf b = BUF_INIT;
+	data_files[i].render(s, &b);
+	output_write(out, data_files[i].path, buf_cstr(&b), b.n);
+	buf_free(&b);
+}
+
 static void render_one(void *ctx, size_t i)
 {
 	struct render_job *j = ctx;
@@ -314,26 +334,6 @@ static void render_one(void *ctx, size_t i)
 	}
 	free(dir);
 	free(path);
-}
-
-/* The machine-readable files, one task each (resources.json is the longest
- * single task of a build: it goes first so the pool overlaps it). */
-static const struct {
-	const char *path;
-	void (*render)(const struct site *s, struct buf *out);
-} data_files[] = {
-	{"resources.json", render_resources_json}, {"search-index.json", render_search_index},
-	{"sitemap.xml", render_sitemap},           {"robots.txt", render_robots},
-	{"feed.xml", render_feed},
-};
-#define NDATA (sizeof data_files / sizeof *data_files)
-
-static void write_data_file(struct site *s, struct output *out, size_t i)
-{
-	struct buf b = BUF_INIT;
-	data_files[i].render(s, &b);
-	output_write(out, data_files[i].path, buf_cstr(&b), b.n);
-	buf_free(&b);
 }
 
 static size_t copy_statics(struct site *s, struct output *out, struct template_source *ts)
