@@ -22,7 +22,7 @@ TESTBINS:= $(TESTS:tests/unit/%.c=$(BUILD)/tests/%)
 DEB_BUILD = libcmark-gfm-dev libcmark-gfm-extensions-dev libyaml-dev libmicrohttpd-dev pkg-config
 DEB_TEST  = libcmocka-dev python3-docutils tidy git chromium nginx-light nodejs $(if $(shell command -v npm 2>/dev/null),,npm)
 
-.PHONY: all site test check-unit test-asan deps deps-test install uninstall clean bench fuzz
+.PHONY: all site test check-unit test-asan deps deps-test install uninstall clean bench fuzz fuzz-build
 
 all: ssg
 
@@ -102,3 +102,33 @@ tools: $(TOOLS)
 $(BUILD)/tools/%: tests/tools/%.c $(BUILD)/libssg.a
 	@mkdir -p $(BUILD)/tools
 	$(CC) $(WARN) $(CPPFLAGS_SSG) $(CFLAGS) -o $@ $< $(BUILD)/libssg.a $(LDLIBS_SSG)
+
+# ---- fuzzing (not part of `make test`) --------------------------------------
+# libFuzzer targets tests/fuzz/fuzz_<t>.c, built with clang against the library
+# compiled with ASan+UBSan coverage. `make fuzz FUZZ_SECONDS=N` runs each
+# target in FUZZ_TARGETS for N seconds, seeded from tests/fuzz/corpus/<t>
+# (new inputs go to build/fuzz/corpus/<t>, crashes to build/fuzz/artifacts/).
+# Needs Debian clang and libclang-rt-14-dev (apt-get install clang libclang-rt-14-dev).
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS ?= rst config mustache url utf8 sanitize doc
+FUZZ_FLAGS   ?= -rss_limit_mb=2048 -timeout=10
+FUZZ_SAN      = -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+FUZZ_BINS    := $(FUZZ_TARGETS:%=build/fuzz/fuzz_%)
+
+fuzz-build:
+	@$(MAKE) --no-print-directory BUILD=build/fuzz CC=clang \
+		CFLAGS="-O1 -g -fsanitize=fuzzer-no-link $(FUZZ_SAN)" build/fuzz/libssg.a
+	@$(MAKE) --no-print-directory $(FUZZ_BINS)
+
+build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c build/fuzz/libssg.a
+	clang $(WARN) $(CPPFLAGS_SSG) -O1 -g -fsanitize=fuzzer $(FUZZ_SAN) -o $@ $< \
+		build/fuzz/libssg.a $(LDLIBS_SSG)
+
+fuzz: fuzz-build
+	@for t in $(FUZZ_TARGETS); do \
+		mkdir -p build/fuzz/corpus/$$t build/fuzz/artifacts tests/fuzz/corpus/$$t; \
+		echo "== fuzz_$$t for $(FUZZ_SECONDS) s"; \
+		build/fuzz/fuzz_$$t $(FUZZ_FLAGS) -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
+			-artifact_prefix=build/fuzz/artifacts/$$t- \
+			build/fuzz/corpus/$$t tests/fuzz/corpus/$$t || exit 1; \
+	done

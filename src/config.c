@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /* The defaults: what a site with no site.yml gets, and what a site.yml
  * without `kinds:` gets for kinds. */
@@ -316,6 +317,31 @@ static int read_topic_list(struct ctx *c, ynode n, int parent, int depth)
 	return rc;
 }
 
+/* A URL site.yml may put into every page: an absolute http(s) URL, or (when
+ * path_ok) a path from the server root. No scheme such as javascript: or
+ * data:, and nothing an attribute or a browser would read differently:
+ * whitespace, controls, quotes, '<', '>' or '\\'. */
+static bool safe_config_url(const char *s, bool path_ok)
+{
+	if (!s || !*s)
+		return true;
+	for (const char *p = s; *p; p++)
+		if ((unsigned char)*p <= ' ' || *p == 0x7f || strchr("\"'<>\\`", *p))
+			return false;
+	if (path_ok && s[0] == '/' && s[1] != '/')
+		return true;
+	return (!strncasecmp(s, "http://", 7) && s[7]) || (!strncasecmp(s, "https://", 8) && s[8]);
+}
+
+static int check_config_url(struct ctx *c, ynode v, const char *key, const char *s, bool path_ok)
+{
+	if (safe_config_url(s, path_ok))
+		return 0;
+	yamlx_error(c->y, v, c->d, "'%s' must be %s, not \"%s\"", key,
+		    path_ok ? "an http(s) URL or a path starting with /" : "an http(s) URL", s);
+	return -1;
+}
+
 static int read_aliases(struct ctx *c, ynode n)
 {
 	if (!want_map(c, n, "aliases"))
@@ -331,6 +357,8 @@ static int read_aliases(struct ctx *c, ynode n)
 		a->col = yamlx_col(c->y, k);
 		rc |= yamlx_get_str(c->y, k, "aliases key", &a->from, c->d);
 		rc |= yamlx_get_str(c->y, v, "aliases value", &a->to, c->d);
+		if (a->to)
+			rc |= check_config_url(c, v, "aliases value", a->to, false);
 		if (!a->from)
 			a->from = xstrdup("");
 		if (!a->to)
@@ -466,6 +494,8 @@ static int read_root(struct ctx *c, ynode root)
 			strfield = &cfg->author;
 		if (strfield) {
 			rc |= yamlx_get_str(c->y, v, key, strfield, c->d);
+			if (strfield == &cfg->base_url || strfield == &cfg->repo)
+				rc |= check_config_url(c, v, key, *strfield, strfield == &cfg->base_url);
 			continue;
 		}
 		if (!strcmp(key, "raw_html")) {

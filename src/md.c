@@ -14,6 +14,12 @@
 cmark_node *md_parse(const char *text, size_t len, const char *path, bool escape_html,
 		     struct diags *d)
 {
+	return md_parse_depth(text, len, path, escape_html, 0, d);
+}
+
+cmark_node *md_parse_depth(const char *text, size_t len, const char *path, bool escape_html,
+			   int max_depth, struct diags *d)
+{
 	int opts = CMARK_OPT_DEFAULT | CMARK_OPT_FOOTNOTES | CMARK_OPT_VALIDATE_UTF8;
 	cmark_parser *p = cmark_parser_new(opts);
 	for (cmark_llist *e = ast_extensions(); e; e = e->next)
@@ -21,8 +27,87 @@ cmark_node *md_parse(const char *text, size_t len, const char *path, bool escape
 	cmark_parser_feed(p, text, len);
 	cmark_node *doc = cmark_parser_finish(p);
 	cmark_parser_free(p);
+	md_limit_depth(doc, max_depth, path, d);
 	md_make_safe(doc, path, escape_html, d);
 	return doc;
+}
+
+/* ---- nesting limit ---------------------------------------------------------- */
+
+static bool is_nesting(cmark_node *n)
+{
+	cmark_node_type t = cmark_node_get_type(n);
+	return t == CMARK_NODE_BLOCK_QUOTE || t == CMARK_NODE_LIST;
+}
+
+static bool is_container(cmark_node *n)
+{
+	return is_nesting(n) || cmark_node_get_type(n) == CMARK_NODE_ITEM;
+}
+
+/* Replace container n by the blocks inside it that are not containers
+ * (paragraphs, code, headings, tables...), in document order. */
+static void flatten(cmark_node *n)
+{
+	cmark_node **keep = NULL;
+	size_t nkeep = 0, cap = 0;
+	cmark_iter *it = cmark_iter_new(n);
+	cmark_event_type ev;
+	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+		cmark_node *c = cmark_iter_get_node(it);
+		cmark_node *parent = cmark_node_parent(c);
+		if (ev == CMARK_EVENT_ENTER && c != n && !is_container(c) && parent &&
+		    is_container(parent)) {
+			keep = xgrow(keep, &cap, nkeep + 1, sizeof *keep);
+			keep[nkeep++] = c;
+		}
+	}
+	cmark_iter_free(it);
+	/* in a tight list the blocks would run into the item's own text */
+	cmark_node *parent = cmark_node_parent(n);
+	if (parent && cmark_node_get_type(parent) == CMARK_NODE_ITEM && cmark_node_parent(parent))
+		cmark_node_set_list_tight(cmark_node_parent(parent), false);
+	for (size_t i = 0; i < nkeep; i++) {
+		cmark_node_unlink(keep[i]);
+		if (!cmark_node_insert_before(n, keep[i]))
+			cmark_node_free(keep[i]);
+	}
+	free(keep);
+	cmark_node_free(n);
+}
+
+void md_limit_depth(cmark_node *doc, int max_depth, const char *path, struct diags *d)
+{
+	if (max_depth <= 0)
+		max_depth = MD_DEFAULT_MAX_DEPTH;
+	cmark_node **deep = NULL;
+	size_t ndeep = 0, cap = 0;
+	int depth = 0;
+	cmark_iter *it = cmark_iter_new(doc);
+	cmark_event_type ev;
+	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+		cmark_node *n = cmark_iter_get_node(it);
+		if (!is_nesting(n))
+			continue;
+		if (ev == CMARK_EVENT_EXIT) {
+			depth--;
+			continue;
+		}
+		if (++depth == max_depth + 1) {
+			deep = xgrow(deep, &cap, ndeep + 1, sizeof *deep);
+			deep[ndeep++] = n;
+		}
+	}
+	cmark_iter_free(it);
+	if (ndeep)
+		diag_addc(d, SEV_WARNING, "too-deep", path, ast_line(deep[0]),
+			  cmark_node_get_start_column(deep[0]),
+			  "lists and quotes nest deeper than %d levels (limits.max_nesting): "
+			  "the deeper ones are flattened", max_depth);
+	/* outermost first: each collected node holds no other collected one */
+	for (size_t i = 0; i < ndeep; i++)
+		flatten(deep[i]);
+	free(deep);
 }
 
 static cmark_node *safe_html_node(cmark_node *n, const char *path, bool escape_html,

@@ -15,6 +15,17 @@
  * show raw HTML as text instead of sanitising it. */
 cmark_node *md_parse(const char *text, size_t len, const char *path, bool escape_html,
 		     struct diags *d);
+/* Default of limits.max_nesting: lists and block quotes nested deeper are
+ * flattened. */
+#define MD_DEFAULT_MAX_DEPTH 64
+/* md_parse with a nesting limit (0: MD_DEFAULT_MAX_DEPTH, which md_parse uses). */
+cmark_node *md_parse_depth(const char *text, size_t len, const char *path, bool escape_html,
+			   int max_depth, struct diags *d);
+/* Flatten lists and block quotes nested deeper than max_depth (0: the
+ * default): each outermost too-deep one is replaced by the paragraphs, code
+ * blocks, headings... inside it, so no text is lost; one warning (code
+ * "too-deep") at the first. */
+void md_limit_depth(cmark_node *doc, int max_depth, const char *path, struct diags *d);
 /* The safety pass alone, for trees from any reader: raw HTML nodes and unsafe
  * URLs. */
 void md_make_safe(cmark_node *doc, const char *path, bool escape_html, struct diags *d);

@@ -27,8 +27,27 @@ static void add(struct source_list *l, const char *rel, long long size)
 	l->v[l->n++] = (struct source_file){xstrdup(rel), is_doc_name(rel), size};
 }
 
+/* The folders on the way down from content/ (to refuse a symlink loop) and
+ * how many entries the walk has seen (to bound a walk that symlinks blow up). */
+#define WALK_MAX_DEPTH 32
+#define WALK_MAX_ENTRIES 200000
+struct walk_state {
+	dev_t dev[WALK_MAX_DEPTH + 2];
+	ino_t ino[WALK_MAX_DEPTH + 2];
+	size_t entries;
+	bool warned;
+};
+
+static bool on_path(const struct walk_state *w, int depth, const struct stat *st)
+{
+	for (int i = 0; i <= depth; i++)
+		if (w->dev[i] == st->st_dev && w->ino[i] == st->st_ino)
+			return true;
+	return false;
+}
+
 static int walk(const char *root, const char *rootreal, const char *rel, struct source_list *l,
-		struct diags *d, int depth)
+		struct diags *d, int depth, struct walk_state *w)
 {
 	char *dir = *rel ? path_join(root, rel) : xstrdup(root);
 	DIR *dh = opendir(dir);
@@ -45,7 +64,22 @@ static int walk(const char *root, const char *rootreal, const char *rel, struct 
 		char *childrel = *rel ? path_join(rel, e->d_name) : xstrdup(e->d_name);
 		char *child = path_join(root, childrel);
 		struct stat st;
-		if (lstat(child, &st) == 0 && S_ISLNK(st.st_mode)) {
+		if (++w->entries > WALK_MAX_ENTRIES) {
+			if (!w->warned)
+				diag_add(d, SEV_ERROR, "content", 0, 0,
+					 "more than %d entries under content/: the rest is skipped",
+					 WALK_MAX_ENTRIES);
+			w->warned = true;
+			free(child);
+			free(childrel);
+			break;
+		}
+		if (lstat(child, &st)) {
+			free(child);
+			free(childrel);
+			continue;
+		}
+		if (S_ISLNK(st.st_mode)) {
 			char *real = realpath(child, NULL);
 			size_t rl = strlen(rootreal);
 			if (!real || strncmp(real, rootreal, rl) || (real[rl] && real[rl] != '/')) {
@@ -64,9 +98,14 @@ static int walk(const char *root, const char *rootreal, const char *rel, struct 
 			}
 		}
 		if (S_ISDIR(st.st_mode)) {
-			if (depth < 32)
-				walk(root, rootreal, childrel, l, d, depth + 1);
-			else
+			if (on_path(w, depth, &st))
+				diag_addc(d, SEV_WARNING, "symlink-loop", childrel, 0, 0,
+					  "symlink to a folder that contains it: skipped");
+			else if (depth < WALK_MAX_DEPTH) {
+				w->dev[depth + 1] = st.st_dev;
+				w->ino[depth + 1] = st.st_ino;
+				walk(root, rootreal, childrel, l, d, depth + 1, w);
+			} else
 				diag_add(d, SEV_WARNING, childrel, 0, 0, "folder nested too deep: skipped");
 		} else if (S_ISREG(st.st_mode))
 			add(l, childrel, (long long)st.st_size);
@@ -92,7 +131,13 @@ int source_discover(const char *content_dir, struct source_list *out, struct dia
 			 strerror(errno));
 		return -1;
 	}
-	int rc = walk(content_dir, rootreal, "", out, d, 0);
+	struct walk_state w = {.entries = 0};
+	struct stat st;
+	if (stat(content_dir, &st) == 0) {
+		w.dev[0] = st.st_dev;
+		w.ino[0] = st.st_ino;
+	}
+	int rc = walk(content_dir, rootreal, "", out, d, 0, &w);
 	free(rootreal);
 	if (out->n > 1)
 		qsort(out->v, out->n, sizeof *out->v, cmp_file);
