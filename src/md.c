@@ -131,6 +131,35 @@ static cmark_node *safe_html_node(cmark_node *n, const char *path, bool escape_h
 	return c;
 }
 
+/* A URL as a diagnostic quotes it: at most 60 bytes (never half a UTF-8
+ * character), control characters written as \\n, \\t or \\xNN, so the
+ * diagnostic stays one line. */
+static char *shown_url(const char *url)
+{
+	struct buf b = BUF_INIT;
+	size_t i = 0;
+	for (; url[i] && i < 60; i++) {
+		unsigned char c = (unsigned char)url[i];
+		if (c == '\n')
+			buf_puts(&b, "\\n");
+		else if (c == '\t')
+			buf_puts(&b, "\\t");
+		else if (c < 0x20 || c == 0x7f)
+			buf_printf(&b, "\\x%02X", c);
+		else
+			buf_putc(&b, (char)c);
+	}
+	if (url[i]) {
+		while (b.n && ((unsigned char)b.p[b.n - 1] & 0xC0) == 0x80)
+			b.n--;
+		if (b.n && ((unsigned char)b.p[b.n - 1] & 0xC0) == 0xC0)
+			b.n--;
+		b.p[b.n] = 0;
+		buf_puts(&b, "...");
+	}
+	return buf_detach(&b);
+}
+
 void md_make_safe(cmark_node *doc, const char *path, bool escape_html, struct diags *d)
 {
 	cmark_iter *it = cmark_iter_new(doc);
@@ -148,10 +177,12 @@ void md_make_safe(cmark_node *doc, const char *path, bool escape_html, struct di
 		} else if (t == CMARK_NODE_LINK || t == CMARK_NODE_IMAGE) {
 			const char *url = cmark_node_get_url(n);
 			if (url && *url && !sanitize_url_ok(url, strlen(url))) {
+				char *shown = shown_url(url);
 				diag_addc(d, SEV_WARNING, "unsafe-url", path, ast_line(n),
 					  cmark_node_get_start_column(n),
-					  "unsafe %s target \"%.60s\" removed",
-					  t == CMARK_NODE_LINK ? "link" : "image", url);
+					  "unsafe %s target \"%s\" removed",
+					  t == CMARK_NODE_LINK ? "link" : "image", shown);
+				free(shown);
 				cmark_node_set_url(n, "");
 			}
 		}

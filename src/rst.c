@@ -29,6 +29,18 @@ void rst_warn(struct rst_ctx *c, int line, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
+	/* one line per diagnostic, whatever the quoted text holds */
+	for (char *p = msg; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			*p = ' ';
+	/* a hostile document must not flood the report */
+	if (++c->nwarnings > RST_MAX_WARNINGS) {
+		if (c->nwarnings == RST_MAX_WARNINGS + 1)
+			diag_add(c->d, SEV_WARNING, c->path, line, 0,
+				 "more than %d warnings in this document; the rest are not shown",
+				 RST_MAX_WARNINGS);
+		return;
+	}
 	diag_add(c->d, SEV_WARNING, c->path, line, 0, "%s", msg);
 }
 

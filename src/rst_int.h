@@ -97,7 +97,11 @@ struct rst_ctx {
 	int anon_refs;
 	int subst_depth;
 	RST_VEC(struct rst_toc) contents;     /* contents directive placeholders */
+	int nwarnings;              /* given so far; capped at RST_MAX_WARNINGS */
 };
+
+/* Warnings shown per document; one more says the rest were dropped. */
+#define RST_MAX_WARNINGS 200
 
 #define RST_PUSH(vec) (*(__typeof__((vec).v))rst_push_slot((void **)&(vec).v, &(vec).cap, &(vec).n, sizeof *(vec).v))
 void *rst_push_slot(void **v, size_t *cap, size_t *n, size_t size);

@@ -1,0 +1,221 @@
+#!/bin/sh
+# hostile_test: ssg builds content written by an attacker and survives it.
+# The committed cases are the small sites tests/hostile/<case>/ (scripts and
+# handlers, javascript:/vbscript:/data: URLs in every link syntax of both
+# formats and in front matter and site.yml, entity and case tricks, RST raw
+# and include, path traversal in slugs and documents:); the big or odd inputs
+# are generated here, never committed: symlinks out of content/ and in loops,
+# a 100 MB file, binary data named .md, a million-line document, a 10 MB
+# line, 100,000-level nesting in both formats. For every case:
+#  - ssg exits 0 or 1 (never a crash, a sanitizer report or a timeout);
+#  - each hostile file gets a diagnostic `content/<file>:<line>:<col>:
+#    <severity>: ...` (the grep names what it must say);
+#  - the output carries no script, handler or unsafe URL that came from the
+#    content (tests/hostile/check_output.py);
+#  - nothing is written outside the output folder (the sandbox holding the
+#    site is listed before and after; absolute slugs' targets are checked);
+#  - time and peak memory stay bounded (timeout, /usr/bin/time -f %M).
+# Run by tests/run_integration.sh with $SSG set; exit 0 = pass, 77 = skip.
+set -u
+: "${SSG:?set SSG to the ssg binary}"
+command -v python3 >/dev/null 2>&1 || { echo "python3 missing"; exit 77; }
+[ -x /usr/bin/time ] || { echo "/usr/bin/time missing (apt-get install time)"; exit 77; }
+ROOT=$(pwd)
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT INT TERM
+fails=0
+fail() {
+	echo "FAIL: $*"
+	fails=$((fails + 1))
+}
+
+# build CASE MAX_KB MAX_S: build $TMP/box/CASE (a site) into its public/.
+build() {
+	site="$TMP/box/$1"
+	(cd "$TMP/box" && find . -path '*/public' -prune -o -print | LC_ALL=C sort) >"$TMP/before"
+	(cd "$site" && /usr/bin/time -o "$TMP/time" -f '%M %e' timeout "$3" "$SSG" build -j 2 \
+		>"$TMP/out" 2>&1)
+	rc=$?
+	(cd "$TMP/box" && find . -path '*/public' -prune -o -print | LC_ALL=C sort) >"$TMP/after"
+	kb=$(tail -n 1 "$TMP/time" | cut -d' ' -f1)
+	secs=$(tail -n 1 "$TMP/time" | cut -d' ' -f2)
+	echo "$1: exit $rc, ${kb} KB, ${secs} s"
+	case "$rc" in
+	0 | 1) ;;
+	124) fail "$1: timed out after $3 s" ;;
+	*) fail "$1: exit status $rc"; tail -n 20 "$TMP/out" ;;
+	esac
+	grep -q 'runtime error\|AddressSanitizer\|LeakSanitizer' "$TMP/out" &&
+		fail "$1: sanitizer report" && grep -A5 'runtime error\|Sanitizer' "$TMP/out" | head -20
+	[ "${kb:-0}" -le "$2" ] 2>/dev/null || fail "$1: peak memory ${kb} KB > $2 KB"
+	diff "$TMP/before" "$TMP/after" >"$TMP/diff" ||
+		{ fail "$1: files changed outside public/"; head -20 "$TMP/diff"; }
+	for bad in /tmp/ssg-hostile-abs /tmp/ssg-hostile-deep /tmp/x "$TMP/x" "$TMP/y" \
+		"$TMP/z" "$TMP/box/x" "$TMP/box/y" "$TMP/box/z"; do
+		[ -e "$bad" ] && fail "$1: wrote $bad"
+	done
+	if [ -d "$site/public" ]; then
+		python3 "$ROOT/tests/hostile/check_output.py" "$site/public" >"$TMP/check" ||
+			{ fail "$1: unsafe output"; head -20 "$TMP/check"; }
+	fi
+}
+
+# expect CASE PATTERN: a diagnostic line of the last build matches the
+# extended regular expression ^PATTERN (which should name file:line:col).
+expect() {
+	grep -Eq "^$2" "$TMP/out" || { fail "$1: no diagnostic matching '$2'"; grep -v "^content/inline.rst" "$TMP/out" | head -n 8; }
+}
+
+# Every diagnostic has the one shape path:line:col: severity: message.
+shapes() {
+	grep -v '^built: \|^build failed: \|^  \|^$' "$TMP/out" |
+		grep -Ev '^[^:]+:[0-9]+:[0-9]+: (note|warning|error): ' >"$TMP/odd"
+	[ -s "$TMP/odd" ] && { fail "$1: diagnostics not in path:line:col: severity: form"; head -5 "$TMP/odd"; }
+	return 0
+}
+
+mkdir -p "$TMP/box"
+D='[0-9]+:[0-9]+'
+C='[0-9]+'
+
+# ---- the committed cases ------------------------------------------------------
+for dir in "$ROOT"/tests/hostile/*/; do
+	name=$(basename "$dir")
+	cp -R "$dir" "$TMP/box/$name"
+	rm -rf "$TMP/box/$name/public"
+done
+
+build md-links 300000 30
+shapes md-links
+expect md-links "content/links.md:5:$C: warning: raw HTML <script> dropped"
+expect md-links "content/links.md:12:$C: warning: raw HTML <div>: dropped attribute\(s\) onclick"
+expect md-links "content/links.md:22:$C: warning: unsafe link target \"javascript:"
+expect md-links "content/links.md:29:$C: warning: unsafe link target \"vbscript:"
+expect md-links "content/links.md:29:$C: warning: unsafe link target \"data:"
+expect md-links "content/links.md:36:$C: warning: unsafe link target \"javascript:"
+expect md-links "content/links.md:39:$C: warning: unsafe image target \"javascript:"
+expect md-links "content/links.md:44:$C: warning: raw HTML <a>: unsafe URL in href dropped"
+grep -q 'alert' "$TMP/box/md-links/public/links/index.html" || fail "md-links: the text was lost"
+
+build rst-links 300000 30
+shapes rst-links
+for l in 5 9 15 20 23 32 34; do
+	expect rst-links "content/links.rst:$l:$C: warning: unsafe link target"
+done
+expect rst-links "content/links.rst:$D: warning: unsafe image target \"javascript:"
+expect rst-links "content/links.rst:41:$C: warning: \"raw\" directive disabled"
+expect rst-links "content/links.rst:51:$C: warning: \"include\" directive disabled"
+grep -q 'root:x:0' "$TMP/box/rst-links/public/links/index.html" && fail "rst-links: /etc/passwd included"
+
+build front-matter 300000 30
+shapes front-matter
+expect front-matter "content/page.md:7:$C: warning: raw HTML <script> dropped"
+expect front-matter "content/page.md:$D: warning: slug .* is not a plain URL slug"
+expect front-matter "content/url.md:$D: warning: slug \"javascript:alert\(1\)\" is not a plain URL slug"
+
+build traversal 300000 30
+shapes traversal
+for f in a b c d e; do
+	expect traversal "content/$f.md:$D: warning: slug .* is not a plain URL slug"
+done
+expect traversal "site.yml:$D: warning: documents: names ../outside.md"
+[ -z "$(find "$TMP/box/traversal/public" -name '*..*')" ] || fail "traversal: '..' in an output name"
+
+build site-yml-urls 300000 30
+shapes site-yml-urls
+expect site-yml-urls "site.yml:2:$C: error: 'base_url' must be"
+expect site-yml-urls "site.yml:3:$C: error: 'repo' must be"
+expect site-yml-urls "site.yml:5:$C: error: 'aliases value' must be"
+[ -d "$TMP/box/site-yml-urls/public" ] && fail "site-yml-urls: built despite the errors"
+
+# ---- symlinks out of content/ and in loops --------------------------------------
+S="$TMP/box/symlinks"
+mkdir -p "$S/content/sub" "$TMP/box/outside"
+printf '# Secret\n\nTOP-SECRET-OUTSIDE\n' >"$TMP/box/outside/secret.md"
+printf '# Home\n\nText.\n' >"$S/content/index.md"
+ln -s "$TMP/box/outside/secret.md" "$S/content/secret.md"
+ln -s ../../outside "$S/content/outdir"
+ln -s /etc/passwd "$S/content/passwd.md"
+ln -s /etc "$S/content/etc"
+ln -s .. "$S/content/sub/up"
+ln -s . "$S/content/sub/self"
+ln -s ../sub "$S/content/sub/again"
+ln -s nowhere "$S/content/dangling.md"
+ln -s "$S/content/index.md" "$S/content/inside.md"
+build symlinks 300000 30
+shapes symlinks
+for l in secret.md outdir passwd.md etc; do
+	grep -Eq "^(content/)?$l:$D: warning: symlink points outside content/" "$TMP/out" ||
+		fail "symlinks: no warning for $l"
+done
+grep -Eq "^(content/)?sub/(up|self|again):$D: warning: symlink" "$TMP/out" ||
+	fail "symlinks: no warning for the loops"
+grep -rq 'TOP-SECRET-OUTSIDE\|root:x:0' "$S/public" && fail "symlinks: a file outside content/ was published"
+
+# ---- a 100 MB file ----------------------------------------------------------------
+mkdir -p "$TMP/box/huge/content"
+printf '# Small\n' >"$TMP/box/huge/content/small.md"
+python3 -c "
+import sys
+line = b'A line of a very large document, repeated until it weighs 100 MB.\n'
+with open(sys.argv[1], 'wb') as f:
+    for _ in range(100 * 1024 * 1024 // len(line)):
+        f.write(line)" "$TMP/box/huge/content/huge.md"
+build huge 300000 30
+shapes huge
+expect huge "content/huge.md:$D: error: file is larger than limits.max_file_size"
+rm -f "$TMP/box/huge/content/huge.md"
+
+# ---- binary data named .md ---------------------------------------------------------
+mkdir -p "$TMP/box/binary/content"
+head -c 200000 /dev/urandom >"$TMP/box/binary/content/random.md"
+printf '\211PNG\r\n\032\n\0\0\0\rIHDR' >"$TMP/box/binary/content/image.md"
+printf 'text\0with a NUL\n' >"$TMP/box/binary/content/nul.rst"
+printf '# Fine\n' >"$TMP/box/binary/content/fine.md"
+build binary 300000 30
+shapes binary
+for f in random.md image.md nul.rst; do
+	expect binary "content/$f:$D: error: file looks binary"
+done
+
+# ---- a million lines, a 10 MB line, 100,000-level nesting ----------------------------
+B="$TMP/box/big/content"
+mkdir -p "$B"
+python3 - "$B" <<'EOF'
+import sys, os
+d = sys.argv[1]
+with open(os.path.join(d, "million.md"), "w") as f:
+    f.write("# A million lines\n\n")
+    for i in range(1000000):
+        f.write("%d\n" % i if i % 1000 else "\n## Part %d\n\n" % i)
+with open(os.path.join(d, "longline.md"), "w") as f:
+    f.write("word " * 1900000 + "\n")
+with open(os.path.join(d, "quotes.md"), "w") as f:
+    f.write(">" * 100000 + " deep\n")
+with open(os.path.join(d, "lists.md"), "w") as f:
+    f.write("- " * 100000 + "deep\n")
+with open(os.path.join(d, "brackets.md"), "w") as f:
+    f.write("[" * 100000 + "x" + "](" * 50000 + "\n\n" + "*_" * 100000 + "\n\n" + "<a>" * 30000 + "\n")
+with open(os.path.join(d, "lists.rst"), "w") as f:
+    f.write("- " * 100000 + "deep\n")
+with open(os.path.join(d, "quotes.rst"), "w") as f:
+    f.write("".join(" " * i + "q%d\n\n" % i for i in range(0, 3000)))
+with open(os.path.join(d, "sections.rst"), "w") as f:
+    marks = "=-~^\"'`#*+<>_:.,;!?$%&"
+    f.write("".join("T%d\n%s\n\n" % (i, marks[i % len(marks)] * 6) for i in range(20000)))
+with open(os.path.join(d, "inline.rst"), "w") as f:
+    f.write("`" * 100000 + "\n\n" + "*" * 100000 + "\n\n" + "|x| " * 50000 + "\n\n" + "[#]_ " * 20000 + "\n")
+EOF
+build big 1500000 40
+shapes big
+expect big "content/quotes.md:1:$C: warning: lists and quotes nest deeper than 64 levels"
+expect big "content/lists.md:1:$C: warning: lists and quotes nest deeper than 64 levels"
+expect big "content/lists.rst:1:$C: warning: Nesting deeper than 64 levels"
+expect big "content/quotes.rst:$D: warning: Nesting deeper than 64 levels"
+for f in million longline quotes lists brackets; do
+	[ -f "$TMP/box/big/public/$f/index.html" ] || fail "big: $f.md was not built"
+done
+grep -q "999999" "$TMP/box/big/public/million/index.html" || fail "big: the last line is missing"
+
+echo "hostile: $fails failure(s)"
+[ "$fails" = 0 ]
