@@ -9,7 +9,7 @@ PKGS     = libcmark-gfm yaml-0.1
 CFLAGS  ?= -O2 -g
 WARN     = -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wno-unused-parameter
 CPPFLAGS_SSG = -D_GNU_SOURCE -Isrc -I$(BUILD)
-LDLIBS_SSG = -lcmark-gfm-extensions -lcmark-gfm -lyaml -lmicrohttpd -lpthread
+LDLIBS_SSG = -lcmark-gfm-extensions -lcmark-gfm -lyaml -lmicrohttpd -lcurl -lpthread
 
 SRCS    := $(sort $(wildcard src/*.c))
 LIBSRCS := $(filter-out src/main.c,$(SRCS))
@@ -19,7 +19,7 @@ TESTS   := $(sort $(wildcard tests/unit/test_*.c))
 TESTBINS:= $(TESTS:tests/unit/%.c=$(BUILD)/tests/%)
 
 # Debian packages the build and the tests need (pkg-config name -> package).
-DEB_BUILD = libcmark-gfm-dev libcmark-gfm-extensions-dev libyaml-dev libmicrohttpd-dev pkg-config
+DEB_BUILD = libcmark-gfm-dev libcmark-gfm-extensions-dev libyaml-dev libmicrohttpd-dev libcurl4-openssl-dev pkg-config
 DEB_TEST  = libcmocka-dev python3-docutils tidy git chromium nginx-light nodejs $(if $(shell command -v npm 2>/dev/null),,npm)
 
 .PHONY: all site test check-unit test-asan deps deps-test install uninstall clean bench fuzz fuzz-build

@@ -25,6 +25,8 @@ static const struct {
 	 "Exit status: 0 built, 1 content or configuration errors, 2 usage errors.\n"},
 	{"check",
 	 "usage: ssg check [-s|--source DIR] [--format text|github|json] [--strict] [--drafts]\n"
+	 "                 [--links [--links-exclude PATTERN]... [--links-cache FILE]\n"
+	 "                  [--links-ttl SECONDS] [--links-timeout SECONDS]]\n"
 	 "\n"
 	 "Load the site in DIR (default .) the way build does, write nothing, and report\n"
 	 "every finding: site.yml and front-matter errors, reStructuredText and Markdown\n"
@@ -41,6 +43,20 @@ static const struct {
 	 "                     json: one JSON object per finding and line\n"
 	 "      --strict       treat warnings as errors\n"
 	 "      --drafts       check documents whose front matter says draft: true too\n"
+	 "      --links        also request every resource's URL (HEAD, else GET; 16 at\n"
+	 "                     once, 2 per host): broken links, timeouts and redirects are\n"
+	 "                     reported at the resource's first citation (link-broken,\n"
+	 "                     link-timeout, link-redirect, link-rate-limited)\n"
+	 "      --links-exclude PATTERN\n"
+	 "                     skip URLs matching PATTERN (host[/path], * matches\n"
+	 "                     anything, as in site.yml's url rules); repeatable\n"
+	 "      --links-cache FILE\n"
+	 "                     where results are kept (default DIR/.ssg-cache/links.tsv)\n"
+	 "      --links-ttl SECONDS\n"
+	 "                     how long a result is reused without asking again\n"
+	 "                     (default 86400, a day; 0 asks every time)\n"
+	 "      --links-timeout SECONDS\n"
+	 "                     the longest a request may take (default 20)\n"
 	 "\n"
 	 "Exit status: 0 no errors, 1 errors (or warnings with --strict), 2 usage errors.\n"},
 	{"new",
