@@ -153,9 +153,12 @@ def make_site(root, port, refused):
 
 
 def run(args, cwd=None):
+    # No proxy may stand between ssg and the local server.
+    env = {k: v for k, v in os.environ.items() if not k.lower().endswith("_proxy")}
+    env["NO_PROXY"] = env["no_proxy"] = "127.0.0.1,localhost"
     t = time.monotonic()
     p = subprocess.run([SSG, "check"] + args, capture_output=True, text=True, cwd=cwd,
-                       timeout=60)
+                       timeout=60, env=env)
     return p.returncode, p.stdout, p.stderr, time.monotonic() - t
 
 
