@@ -35,7 +35,7 @@ void buf_puts(struct buf *b, const char *s)
 	buf_put(b, s, strlen(s));
 }
 
-void buf_putc(struct buf *b, char c)
+void buf_putc_slow(struct buf *b, char c)
 {
 	buf_grow(b, 1);
 	b->p[b->n++] = c;

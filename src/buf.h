@@ -21,7 +21,16 @@ struct buf {
 void buf_grow(struct buf *b, size_t extra);
 void buf_put(struct buf *b, const void *p, size_t n);
 void buf_puts(struct buf *b, const char *s);
-void buf_putc(struct buf *b, char c);
+void buf_putc_slow(struct buf *b, char c);
+/* Append one byte: inline, since renderers call it per character. */
+static inline void buf_putc(struct buf *b, char c)
+{
+	if (b->n + 1 < b->cap) {
+		b->p[b->n++] = c;
+		b->p[b->n] = '\0';
+	} else
+		buf_putc_slow(b, c);
+}
 void buf_printf(struct buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Append with &, <, >, ", ' escaped for HTML text and attribute values. */
 void buf_put_html(struct buf *b, const char *p, size_t n);

@@ -15,8 +15,8 @@
 char *html_resource_url(const struct resource *r)
 {
 	if (r->has_page)
-		return xasprintf("r/%s/", r->slug);
-	return xasprintf("%s#%s", r->index_page ? r->index_page : "resources/", r->slug);
+		return xconcat("r/", r->slug, "/", NULL);
+	return xconcat(r->index_page ? r->index_page : "resources/", "#", r->slug, NULL);
 }
 
 /* Move every child of `from` to the end of `to`. The tree must be owned. */

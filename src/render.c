@@ -149,7 +149,9 @@ static void buf_puts_json_safe(struct buf *out, const char *v)
 
 static void json_str(struct buf *out, const char *key, const char *v)
 {
-	buf_printf(out, "\"%s\":", key);
+	buf_putc(out, '"');
+	buf_puts(out, key);
+	buf_puts(out, "\":");
 	if (!v) {
 		buf_puts(out, "null");
 		return;

@@ -77,9 +77,24 @@ struct val *val_set(struct val *map, const char *key, struct val *v)
 	map->pairs = xgrow(map->pairs, &map->cap, map->n + 1, sizeof *map->pairs);
 	map->pairs[map->n].key = xstrdup(key);
 	map->pairs[map->n].val = v;
+	map->pairs[map->n].own_key = true;
 	map->n++;
 	return v;
 }
+
+struct val *val_setk(struct val *map, const char *key, struct val *v)
+{
+	map->pairs = xgrow(map->pairs, &map->cap, map->n + 1, sizeof *map->pairs);
+	map->pairs[map->n].key = key;
+	map->pairs[map->n].val = v;
+	map->pairs[map->n].own_key = false;
+	map->n++;
+	return v;
+}
+
+void val_setk_str(struct val *map, const char *key, const char *s) { val_setk(map, key, val_str(s)); }
+void val_setk_bool(struct val *map, const char *key, bool b) { val_setk(map, key, val_bool(b)); }
+void val_setk_int(struct val *map, const char *key, long long i) { val_setk(map, key, val_int(i)); }
 
 void val_set_str(struct val *map, const char *key, const char *s) { val_set(map, key, val_str(s)); }
 void val_set_bool(struct val *map, const char *key, bool b) { val_set(map, key, val_bool(b)); }
@@ -147,7 +162,8 @@ void val_free(struct val *v)
 		if (v->kind == VAL_LIST)
 			val_free(v->items[i]);
 		else if (v->kind == VAL_MAP) {
-			free(v->pairs[i].key);
+			if (v->pairs[i].own_key)
+				free((char *)v->pairs[i].key);
 			val_free(v->pairs[i].val);
 		}
 	}

@@ -17,8 +17,9 @@ enum val_kind { VAL_NULL, VAL_BOOL, VAL_STR, VAL_LIST, VAL_MAP, VAL_REF };
 struct val;
 
 struct val_pair {
-	char *key;
+	const char *key;
 	struct val *val;
+	bool own_key;       /* key is a heap copy freed with the map */
 };
 
 struct val {
@@ -53,6 +54,13 @@ struct val *val_set(struct val *map, const char *key, struct val *v);
 void val_set_str(struct val *map, const char *key, const char *s);
 void val_set_bool(struct val *map, const char *key, bool b);
 void val_set_int(struct val *map, const char *key, long long i);
+/* The same with a borrowed key (a string literal, or one that outlives the
+ * map) and no check for an existing key: the caller sets each key once.
+ * Page views use these; they are built by the thousand. */
+struct val *val_setk(struct val *map, const char *key, struct val *v);
+void val_setk_str(struct val *map, const char *key, const char *s);
+void val_setk_bool(struct val *map, const char *key, bool b);
+void val_setk_int(struct val *map, const char *key, long long i);
 
 /* Look a key up in a map; NULL when absent or when m is not a map. */
 const struct val *val_get(const struct val *m, const char *key);

@@ -11,16 +11,16 @@
 #include <string.h>
 
 char *view_doc_dir(const struct site *s, size_t d) { return xstrdup(s->docs[d].url); }
-char *view_topic_dir(const struct site *s, size_t t) { return xasprintf("topic/%s/", s->topics[t].id); }
-char *view_resource_dir(const struct site *s, size_t r) { return xasprintf("r/%s/", s->res[r].slug); }
+char *view_topic_dir(const struct site *s, size_t t) { return xconcat("topic/", s->topics[t].id, "/", NULL); }
+char *view_resource_dir(const struct site *s, size_t r) { return xconcat("r/", s->res[r].slug, "/", NULL); }
 
 /* ---- small builders -------------------------------------------------------- */
 
 static struct val *link_val(const char *root, const char *title, const char *url)
 {
 	struct val *m = val_map();
-	val_set_str(m, "title", title);
-	val_set(m, "url", val_str_own(xasprintf("%s%s", root, url)));
+	val_setk_str(m, "title", title);
+	val_setk(m, "url", val_str_own(xconcat(root, url, NULL)));
 	return m;
 }
 
@@ -75,11 +75,11 @@ static struct val *nav_tree(const struct site *s, int parent, int current, const
 		char *dir = view_topic_dir(s, i);
 		struct val *m = val_push(list, link_val(root, t->title, dir));
 		free(dir);
-		val_set_int(m, "count", (long long)t->nresources);
-		val_set_bool(m, "current", (int)i == current);
+		val_setk_int(m, "count", (long long)t->nresources);
+		val_setk_bool(m, "current", (int)i == current);
 		struct val *kids = nav_tree(s, (int)i, current, root);
-		val_set_bool(m, "has_children", kids->n > 0);
-		val_set(m, "children", kids);
+		val_setk_bool(m, "has_children", kids->n > 0);
+		val_setk(m, "children", kids);
 	}
 	return list;
 }
@@ -116,37 +116,37 @@ static struct val *base(const struct site *s, const char *dir, const char *kind,
 		root = xstrdup("./");
 	}
 	struct val *v = val_map();
-	struct val *site = val_set(v, "site", val_map());
-	val_set_str(site, "title", s->cfg.title);
-	val_set_str(site, "description", s->cfg.description);
-	val_set_str(site, "language", s->cfg.language);
-	val_set_str(site, "base_url", s->cfg.base_url);
-	val_set_str(site, "repo", s->cfg.repo);
-	val_set_int(site, "documents", (long long)s->ndocs);
-	val_set_int(site, "resources", (long long)s->nres);
-	val_set_int(site, "topics", (long long)(s->ntopics - 1));
-	val_set_str(v, "root", root);
-	struct val *page = val_set(v, "page", val_map());
-	val_set_str(page, "kind", kind);
-	val_set_str(page, "title", title);
-	val_set_str(page, "description", desc ? desc : s->cfg.description);
-	val_set_str(page, "path", dir);
-	val_set_bool(page, "is_home", !*dir && !strcmp(kind, "home"));
+	struct val *site = val_setk(v, "site", val_map());
+	val_setk_str(site, "title", s->cfg.title);
+	val_setk_str(site, "description", s->cfg.description);
+	val_setk_str(site, "language", s->cfg.language);
+	val_setk_str(site, "base_url", s->cfg.base_url);
+	val_setk_str(site, "repo", s->cfg.repo);
+	val_setk_int(site, "documents", (long long)s->ndocs);
+	val_setk_int(site, "resources", (long long)s->nres);
+	val_setk_int(site, "topics", (long long)(s->ntopics - 1));
+	val_setk_str(v, "root", root);
+	struct val *page = val_setk(v, "page", val_map());
+	val_setk_str(page, "kind", kind);
+	val_setk_str(page, "title", title);
+	val_setk_str(page, "description", desc ? desc : s->cfg.description);
+	val_setk_str(page, "path", dir);
+	val_setk_bool(page, "is_home", !*dir && !strcmp(kind, "home"));
 	/* canonical URL: absolute when base_url is */
 	const char *bu = s->cfg.base_url;
 	if (!strncmp(bu, "http://", 7) || !strncmp(bu, "https://", 8)) {
 		size_t bl = strlen(bu);
-		val_set(page, "canonical",
+		val_setk(page, "canonical",
 			val_str_own(xasprintf("%s%s%s", bu, bl && bu[bl - 1] == '/' ? "" : "/", dir)));
 	}
 	size_t depth = 0;
 	for (const char *p = dir; *p; p++)
 		depth += *p == '/';
 	if (current_topic < 0 && depth < 8 && s->nav_cache[depth])
-		val_set(v, "nav", val_ref(s->nav_cache[depth]));
+		val_setk(v, "nav", val_ref(s->nav_cache[depth]));
 	else
-		val_set(v, "nav", nav_tree(s, -1, current_topic, root));
-	val_set(v, "breadcrumbs", val_list());
+		val_setk(v, "nav", nav_tree(s, -1, current_topic, root));
+	val_setk(v, "breadcrumbs", val_list());
 	free(root);
 	return v;
 }
@@ -164,7 +164,7 @@ static char *cite_url(const struct site *s, const struct cite_ref *ref)
 {
 	const struct doc *d = &s->docs[ref->doc];
 	int h = d->cites[ref->cite].heading;
-	return h >= 0 ? xasprintf("%s#%s", d->url, d->headings[h].id) : xstrdup(d->url);
+	return h >= 0 ? xconcat(d->url, "#", d->headings[h].id, NULL) : xstrdup(d->url);
 }
 
 /* One resource as listed on topic, index and quick-reference pages. */
@@ -173,24 +173,24 @@ static struct val *resource_item(const struct site *s, size_t ri, const char *ro
 	const struct resource *r = &s->res[ri];
 	struct val *m = val_map();
 	char *url = html_resource_url(r);
-	val_set_str(m, "title", r->title);
-	val_set(m, "url", val_str_own(xasprintf("%s%s", root, url)));
+	val_setk_str(m, "title", r->title);
+	val_setk(m, "url", val_str_own(xconcat(root, url, NULL)));
 	free(url);
-	val_set_str(m, "id", r->slug);
+	val_setk_str(m, "id", r->slug);
 	/* the element id: only the A-Z index carries one (a resource may be listed
 	 * twice on other pages, and ids must be unique) */
-	val_set_str(m, "anchor", "");
-	val_set_str(m, "href", r->canonical);
-	val_set_str(m, "host", r->host);
-	val_set_str(m, "description", r->desc ? r->desc : "");
-	val_set_bool(m, "has_page", r->has_page);
-	val_set_int(m, "documents", (long long)r->ndocs);
-	val_set_bool(m, "cited_by_many", r->ndocs > 1);
-	val_set_bool(m, "pinned", r->pinned);
+	val_setk_str(m, "anchor", "");
+	val_setk_str(m, "href", r->canonical);
+	val_setk_str(m, "host", r->host);
+	val_setk_str(m, "description", r->desc ? r->desc : "");
+	val_setk_bool(m, "has_page", r->has_page);
+	val_setk_int(m, "documents", (long long)r->ndocs);
+	val_setk_bool(m, "cited_by_many", r->ndocs > 1);
+	val_setk_bool(m, "pinned", r->pinned);
 	/* always set: a missing key would be looked up in the enclosing contexts */
-	val_set_str(m, "kind", r->kind >= 0 ? s->cfg.kinds[r->kind].title : "");
-	val_set_str(m, "kind_id", r->kind >= 0 ? s->cfg.kinds[r->kind].id : "");
-	struct val *cl = val_set(m, "cited_in", val_list());
+	val_setk_str(m, "kind", r->kind >= 0 ? s->cfg.kinds[r->kind].title : "");
+	val_setk_str(m, "kind_id", r->kind >= 0 ? s->cfg.kinds[r->kind].id : "");
+	struct val *cl = val_setk(m, "cited_in", val_list());
 	if (with_cites) {
 		size_t last = (size_t)-1;
 		for (size_t i = 0; i < r->nrefs; i++) {
@@ -202,7 +202,7 @@ static struct val *resource_item(const struct site *s, size_t ri, const char *ro
 			char *sec = section_title(d, d->cites[ref->cite].heading);
 			char *cu = cite_url(s, ref);
 			struct val *c = val_push(cl, link_val(root, d->title, cu));
-			val_set_str(c, "section", sec);
+			val_setk_str(c, "section", sec);
 			free(sec);
 			free(cu);
 		}
@@ -240,9 +240,9 @@ static struct val *doc_toc(const struct doc *d)
 		if (h->level > 4)
 			continue;
 		struct val *m = val_push(toc, val_map());
-		val_set_str(m, "id", h->id);
-		val_set_str(m, "text", h->text);
-		val_set_int(m, "level", h->level);
+		val_setk_str(m, "id", h->id);
+		val_setk_str(m, "text", h->text);
+		val_setk_int(m, "level", h->level);
 	}
 	return toc;
 }
@@ -254,28 +254,28 @@ struct val *view_doc(const struct site *s, size_t di, const char *body)
 	struct val *v = base(s, d->url, "doc", d->title, d->description, primary);
 	const char *root = root_of(v);
 	add_breadcrumb_topics(s, crumbs(v), primary, root);
-	struct val *m = val_set(v, "doc", val_map());
-	val_set_str(m, "title", d->title);
-	val_set_str(m, "description", d->description ? d->description : "");
-	val_set_str(m, "body", body);
-	val_set_str(m, "source", d->shown);
-	struct val *toc = val_set(m, "toc", doc_toc(d));
-	val_set_bool(m, "has_toc", toc->n > 1);
+	struct val *m = val_setk(v, "doc", val_map());
+	val_setk_str(m, "title", d->title);
+	val_setk_str(m, "description", d->description ? d->description : "");
+	val_setk_str(m, "body", body);
+	val_setk_str(m, "source", d->shown);
+	struct val *toc = val_setk(m, "toc", doc_toc(d));
+	val_setk_bool(m, "has_toc", toc->n > 1);
 	if (d->meta.updated) {
-		val_set_str(m, "updated", d->meta.updated);
-		val_set(m, "updated_text", val_str_own(human_date(d->meta.updated)));
+		val_setk_str(m, "updated", d->meta.updated);
+		val_setk(m, "updated_text", val_str_own(human_date(d->meta.updated)));
 	}
 	/* a body without a level-1 heading gets the title as its <h1> */
-	val_set_bool(m, "has_h1", d->nheadings && d->headings[0].level == 1);
+	val_setk_bool(m, "has_h1", d->nheadings && d->headings[0].level == 1);
 	if (d->meta.date)
-		val_set_str(m, "date", d->meta.date);
+		val_setk_str(m, "date", d->meta.date);
 	if (*s->cfg.repo)
-		val_set(m, "edit_url", val_str_own(xasprintf("%s/edit/%s/content/%s", s->cfg.repo,
+		val_setk(m, "edit_url", val_str_own(xasprintf("%s/edit/%s/content/%s", s->cfg.repo,
 							     s->cfg.repo_branch, d->relpath)));
 	/* its topics, most of its resources first */
 	size_t *counts = xcalloc(s->ntopics + 1, sizeof *counts);
 	topic_counts(s, di, counts);
-	struct val *tl = val_set(m, "topics", val_list());
+	struct val *tl = val_setk(m, "topics", val_list());
 	for (int k = 0; k < 6; k++) {
 		long best = -1;
 		for (size_t t = 0; t < s->ntopics; t++)
@@ -291,10 +291,10 @@ struct val *view_doc(const struct site *s, size_t di, const char *body)
 	free(counts);
 	size_t rel[5];
 	size_t nrel = xref_related(s, di, rel, 5);
-	struct val *rl = val_set(m, "related", val_list());
+	struct val *rl = val_setk(m, "related", val_list());
 	for (size_t i = 0; i < nrel; i++)
 		val_push(rl, link_val(root, s->docs[rel[i]].title, s->docs[rel[i]].url));
-	val_set_bool(m, "has_related", nrel > 0);
+	val_setk_bool(m, "has_related", nrel > 0);
 	/* previous / next within the primary topic */
 	if (primary >= 0) {
 		const struct topic *t = &s->topics[primary];
@@ -302,14 +302,14 @@ struct val *view_doc(const struct site *s, size_t di, const char *body)
 			if (t->docs[i] != di)
 				continue;
 			if (i > 0)
-				val_set(m, "prev", link_val(root, s->docs[t->docs[i - 1]].title,
+				val_setk(m, "prev", link_val(root, s->docs[t->docs[i - 1]].title,
 							   s->docs[t->docs[i - 1]].url));
 			if (i + 1 < t->ndocs)
-				val_set(m, "next", link_val(root, s->docs[t->docs[i + 1]].title,
+				val_setk(m, "next", link_val(root, s->docs[t->docs[i + 1]].title,
 							   s->docs[t->docs[i + 1]].url));
 		}
 	}
-	val_set_bool(m, "has_pager", val_get(m, "prev") || val_get(m, "next"));
+	val_setk_bool(m, "has_pager", val_get(m, "prev") || val_get(m, "next"));
 	size_t distinct = 0;
 	for (size_t i = 0; i < d->ncites; i++) {
 		bool first = d->cites[i].resource >= 0;
@@ -317,7 +317,7 @@ struct val *view_doc(const struct site *s, size_t di, const char *body)
 			first = d->cites[k].resource != d->cites[i].resource;
 		distinct += first;
 	}
-	val_set_int(m, "resources", (long long)distinct);
+	val_setk_int(m, "resources", (long long)distinct);
 	return v;
 }
 
@@ -329,17 +329,17 @@ static struct val *pager(const char *root, size_t page, size_t npages,
 			 char *(*dir)(const void *ctx, size_t k), const void *ctx)
 {
 	struct val *p = val_map();
-	struct val *pages = val_set(p, "pages", val_list());
+	struct val *pages = val_setk(p, "pages", val_list());
 	for (size_t k = 1; k <= npages; k++) {
 		char *d = dir(ctx, k);
 		struct val *e = val_push(pages, val_map());
-		val_set_int(e, "n", (long long)k);
-		val_set(e, "url", val_str_own(xasprintf("%s%s", root, d)));
-		val_set_bool(e, "current", k == page);
+		val_setk_int(e, "n", (long long)k);
+		val_setk(e, "url", val_str_own(xconcat(root, d, NULL)));
+		val_setk_bool(e, "current", k == page);
 		if (k + 1 == page)
-			val_set(p, "prev", val_str_own(xasprintf("%s%s", root, d)));
+			val_setk(p, "prev", val_str_own(xconcat(root, d, NULL)));
 		if (k == page + 1)
-			val_set(p, "next", val_str_own(xasprintf("%s%s", root, d)));
+			val_setk(p, "next", val_str_own(xconcat(root, d, NULL)));
 		free(d);
 	}
 	return p;
@@ -376,22 +376,22 @@ struct val *view_topic(const struct site *s, size_t ti, size_t page)
 	free(dir);
 	const char *root = root_of(v);
 	add_breadcrumb_topics(s, crumbs(v), t->parent, root);
-	struct val *m = val_set(v, "topic", val_map());
-	val_set_str(m, "id", t->id);
-	val_set_str(m, "title", t->title);
-	val_set_str(m, "description", t->description);
-	val_set_int(m, "count", (long long)t->nresources);
-	val_set_bool(m, "unsorted", t->unsorted);
-	struct val *q = val_set(m, "quick", val_list());
+	struct val *m = val_setk(v, "topic", val_map());
+	val_setk_str(m, "id", t->id);
+	val_setk_str(m, "title", t->title);
+	val_setk_str(m, "description", t->description);
+	val_setk_int(m, "count", (long long)t->nresources);
+	val_setk_bool(m, "unsorted", t->unsorted);
+	struct val *q = val_setk(m, "quick", val_list());
 	for (size_t i = 0; i < t->nquick && page == 1; i++)
 		val_push(q, resource_item(s, t->quick[i], root, false));
-	val_set_bool(m, "has_quick", t->nquick > 0 && page == 1);
+	val_setk_bool(m, "has_quick", t->nquick > 0 && page == 1);
 	/* this page's slice of the listing (by kind, then title), grouped by kind */
 	size_t per = (size_t)s->cfg.per_page;
 	size_t from = (page - 1) * per, to = from + per;
 	if (to > t->nresources)
 		to = t->nresources;
-	struct val *groups = val_set(m, "groups", val_list());
+	struct val *groups = val_setk(m, "groups", val_list());
 	struct val *items = NULL;
 	long cur = -2;
 	for (size_t i = from; i < to; i++) {
@@ -399,30 +399,30 @@ struct val *view_topic(const struct site *s, size_t ti, size_t page)
 		if (!items || r->kind != cur) {
 			cur = r->kind;
 			struct val *g = val_push(groups, val_map());
-			val_set_str(g, "title", cur >= 0 ? s->cfg.kinds[cur].title : "Other");
-			val_set_str(g, "id", cur >= 0 ? s->cfg.kinds[cur].id : "other");
-			items = val_set(g, "resources", val_list());
+			val_setk_str(g, "title", cur >= 0 ? s->cfg.kinds[cur].title : "Other");
+			val_setk_str(g, "id", cur >= 0 ? s->cfg.kinds[cur].id : "other");
+			items = val_setk(g, "resources", val_list());
 		}
 		val_push(items, resource_item(s, t->listing[i], root, true));
 	}
-	val_set_int(m, "page", (long long)page);
-	val_set_int(m, "pages", (long long)t->npages);
-	val_set_bool(m, "paged", t->npages > 1);
+	val_setk_int(m, "page", (long long)page);
+	val_setk_int(m, "pages", (long long)t->npages);
+	val_setk_bool(m, "paged", t->npages > 1);
 	if (t->npages > 1)
-		val_set(m, "pager", pager(root, page, t->npages, topic_page_dir, &pc));
-	struct val *subs = val_set(m, "subtopics", val_list());
+		val_setk(m, "pager", pager(root, page, t->npages, topic_page_dir, &pc));
+	struct val *subs = val_setk(m, "subtopics", val_list());
 	for (size_t i = 0; i < t->nchildren; i++) {
 		char *cd = view_topic_dir(s, (size_t)t->children[i]);
 		struct val *c = val_push(subs, link_val(root, s->topics[t->children[i]].title, cd));
-		val_set_int(c, "count", (long long)s->topics[t->children[i]].nresources);
+		val_setk_int(c, "count", (long long)s->topics[t->children[i]].nresources);
 		free(cd);
 	}
-	val_set_bool(m, "has_subtopics", t->nchildren > 0);
-	struct val *docs = val_set(m, "documents", val_list());
+	val_setk_bool(m, "has_subtopics", t->nchildren > 0);
+	struct val *docs = val_setk(m, "documents", val_list());
 	for (size_t i = 0; i < t->ndocs && i < 50; i++)
 		val_push(docs, link_val(root, s->docs[t->docs[i]].title, s->docs[t->docs[i]].url));
 	/* related topics: siblings and the parent */
-	struct val *rel = val_set(m, "related", val_list());
+	struct val *rel = val_setk(m, "related", val_list());
 	for (size_t i = 0; i < s->ntopics; i++) {
 		if (i == ti || s->topics[i].unsorted || !s->topics[i].nresources)
 			continue;
@@ -458,10 +458,10 @@ struct val *view_resource(const struct site *s, size_t ri)
 	free(dir);
 	const char *root = root_of(v);
 	add_breadcrumb_topics(s, crumbs(v), first_topic, root);
-	struct val *m = val_set(v, "resource", resource_item(s, ri, root, false));
-	struct val *titles = val_set(m, "titles", val_list());
-	struct val *descs = val_set(m, "descriptions", val_list());
-	struct val *cites = val_set(m, "citations", val_list());
+	struct val *m = val_setk(v, "resource", resource_item(s, ri, root, false));
+	struct val *titles = val_setk(m, "titles", val_list());
+	struct val *descs = val_setk(m, "descriptions", val_list());
+	struct val *cites = val_setk(m, "citations", val_list());
 	/* a page stays bounded however many documents cite the resource */
 	size_t limit = (size_t)s->cfg.per_page;
 	for (size_t i = 0; i < r->nrefs; i++) {
@@ -477,20 +477,20 @@ struct val *view_resource(const struct site *s, size_t ri)
 		struct val *cv = val_push(cites, link_val(root, d->title, cu));
 		free(cu);
 		char *sec = section_title(d, c->heading);
-		val_set_str(cv, "section", sec);
+		val_setk_str(cv, "section", sec);
 		free(sec);
-		val_set_str(cv, "text", c->text);
-		val_set_str(cv, "source", d->shown);
-		val_set_int(cv, "line", c->line);
+		val_setk_str(cv, "text", c->text);
+		val_setk_str(cv, "source", d->shown);
+		val_setk_int(cv, "line", c->line);
 	}
-	val_set_int(m, "more_citations", (long long)(r->nrefs - cites->n));
-	val_set_bool(m, "has_more_citations", r->nrefs > cites->n);
-	val_set_bool(m, "many_titles", titles->n > 1);
-	struct val *sp = val_set(m, "spellings", val_list());
+	val_setk_int(m, "more_citations", (long long)(r->nrefs - cites->n));
+	val_setk_bool(m, "has_more_citations", r->nrefs > cites->n);
+	val_setk_bool(m, "many_titles", titles->n > 1);
+	struct val *sp = val_setk(m, "spellings", val_list());
 	for (size_t i = 0; i < r->nspellings; i++)
 		val_push(sp, val_str(r->spellings[i]));
-	val_set_bool(m, "many_spellings", r->nspellings > 1);
-	struct val *tl = val_set(m, "topics", val_list());
+	val_setk_bool(m, "many_spellings", r->nspellings > 1);
+	struct val *tl = val_setk(m, "topics", val_list());
 	for (size_t i = 0; i < r->ntopics; i++) {
 		char *td = view_topic_dir(s, (size_t)r->topics[i]);
 		val_push(tl, link_val(root, s->topics[r->topics[i]].title, td));
@@ -504,8 +504,8 @@ struct val *view_resource(const struct site *s, size_t ri)
 static struct val *doc_item(const struct site *s, size_t i, const char *root)
 {
 	struct val *m = link_val(root, s->docs[i].title, s->docs[i].url);
-	val_set_str(m, "description", s->docs[i].description ? s->docs[i].description : "");
-	val_set_int(m, "links", (long long)s->docs[i].ncites);
+	val_setk_str(m, "description", s->docs[i].description ? s->docs[i].description : "");
+	val_setk_int(m, "links", (long long)s->docs[i].ncites);
 	return m;
 }
 
@@ -533,11 +533,11 @@ struct val *view_documents(const struct site *s, size_t page)
 	free(dir);
 	const char *root = root_of(v);
 	size_t per = (size_t)s->cfg.per_page, npages = view_documents_pages(s);
-	struct val *docs = val_set(v, "documents", val_list());
+	struct val *docs = val_setk(v, "documents", val_list());
 	for (size_t i = (page - 1) * per; i < s->ndocs && i < page * per; i++)
 		val_push(docs, doc_item(s, i, root));
 	if (npages > 1)
-		val_set(v, "pager", pager(root, page, npages, documents_dir, NULL));
+		val_setk(v, "pager", pager(root, page, npages, documents_dir, NULL));
 	return v;
 }
 
@@ -545,12 +545,12 @@ struct val *view_home(const struct site *s)
 {
 	struct val *v = base(s, "", "home", s->cfg.title, s->cfg.description, -1);
 	const char *root = root_of(v);
-	struct val *docs = val_set(v, "documents", val_list());
+	struct val *docs = val_setk(v, "documents", val_list());
 	size_t shown = s->ndocs < VIEW_HOME_DOCS ? s->ndocs : VIEW_HOME_DOCS;
 	for (size_t i = 0; i < shown; i++)
 		val_push(docs, doc_item(s, i, root));
-	val_set_bool(v, "more_documents", s->ndocs > shown);
-	struct val *topics = val_set(v, "topics", val_list());
+	val_setk_bool(v, "more_documents", s->ndocs > shown);
+	struct val *topics = val_setk(v, "topics", val_list());
 	for (size_t i = 0; i < s->ntopics; i++) {
 		const struct topic *t = &s->topics[i];
 		if (t->parent >= 0 || !t->nresources)
@@ -558,10 +558,10 @@ struct val *view_home(const struct site *s)
 		char *td = view_topic_dir(s, i);
 		struct val *m = val_push(topics, link_val(root, t->title, td));
 		free(td);
-		val_set_str(m, "description", t->description);
-		val_set_int(m, "count", (long long)t->nresources);
+		val_setk_str(m, "description", t->description);
+		val_setk_int(m, "count", (long long)t->nresources);
 	}
-	val_set_int(v, "unsorted", (long long)s->unsorted_count);
+	val_setk_int(v, "unsorted", (long long)s->unsorted_count);
 	return v;
 }
 
@@ -575,7 +575,7 @@ struct val *view_resource_index(const struct site *s, size_t chunk)
 	if (chunk < s->nchunks && !single)
 		val_push(crumbs(v), link_val(root, "All resources", "resources/"));
 	/* the letters, each linking to its first page */
-	struct val *nav = val_set(v, "letter_nav", val_list());
+	struct val *nav = val_setk(v, "letter_nav", val_list());
 	for (size_t c = 0; c < s->nchunks; c++) {
 		if (s->chunks[c].part != 1)
 			continue;
@@ -585,14 +585,14 @@ struct val *view_resource_index(const struct site *s, size_t chunk)
 		char name[2] = {s->chunks[c].letter, 0};
 		char id[2] = {s->chunks[c].letter == '#' ? '0' : (char)tolower(s->chunks[c].letter), 0};
 		struct val *e = val_push(nav, val_map());
-		val_set_str(e, "letter", name);
-		val_set_str(e, "id", id);
-		val_set(e, "url", single ? val_str_own(xasprintf("#ssg-letter-%s", id))
-					 : val_str_own(xasprintf("%s%s", root, s->chunks[c].dir)));
-		val_set_int(e, "count", (long long)n);
+		val_setk_str(e, "letter", name);
+		val_setk_str(e, "id", id);
+		val_setk(e, "url", single ? val_str_own(xasprintf("#ssg-letter-%s", id))
+					 : val_str_own(xconcat(root, s->chunks[c].dir, NULL)));
+		val_setk_int(e, "count", (long long)n);
 	}
 	/* the entries of this page, as letter sections */
-	struct val *letters = val_set(v, "letters", val_list());
+	struct val *letters = val_setk(v, "letters", val_list());
 	size_t *kind_counts = xcalloc(s->cfg.nkinds + 1, sizeof *kind_counts);
 	for (size_t c = 0; c < s->nchunks; c++) {
 		if (!(single || c == chunk))
@@ -601,38 +601,38 @@ struct val *view_resource_index(const struct site *s, size_t chunk)
 		char name[2] = {ch->letter, 0};
 		char id[2] = {ch->letter == '#' ? '0' : (char)tolower(ch->letter), 0};
 		struct val *g = val_push(letters, val_map());
-		val_set_str(g, "letter", name);
-		val_set_str(g, "id", id);
-		struct val *cur = val_set(g, "resources", val_list());
+		val_setk_str(g, "letter", name);
+		val_setk_str(g, "id", id);
+		struct val *cur = val_setk(g, "resources", val_list());
 		for (size_t k = 0; k < ch->n; k++) {
 			size_t ri = s->index_order[ch->start + k];
 			struct val *item = val_push(cur, resource_item(s, ri, root, false));
-			val_set_str(item, "anchor", s->res[ri].slug);
+			val_setk_str(item, "anchor", s->res[ri].slug);
 			if (s->res[ri].kind >= 0)
 				kind_counts[s->res[ri].kind]++;
 		}
 	}
-	struct val *kinds = val_set(v, "kinds", val_list());
+	struct val *kinds = val_setk(v, "kinds", val_list());
 	for (size_t k = 0; k < s->cfg.nkinds; k++) {
 		if (!kind_counts[k])
 			continue;
 		struct val *m = val_push(kinds, val_map());
-		val_set_str(m, "id", s->cfg.kinds[k].id);
-		val_set_str(m, "title", s->cfg.kinds[k].title);
-		val_set_int(m, "count", (long long)kind_counts[k]);
+		val_setk_str(m, "id", s->cfg.kinds[k].id);
+		val_setk_str(m, "title", s->cfg.kinds[k].title);
+		val_setk_int(m, "count", (long long)kind_counts[k]);
 	}
 	free(kind_counts);
-	val_set_bool(v, "landing", chunk >= s->nchunks && !single);
+	val_setk_bool(v, "landing", chunk >= s->nchunks && !single);
 	if (chunk < s->nchunks && !single) {
 		const struct index_chunk *ch = &s->chunks[chunk];
 		char name[2] = {ch->letter, 0};
-		val_set(v, "part_title", val_str_own(ch->part > 1 ? xasprintf("%s (page %zu)", name, ch->part)
+		val_setk(v, "part_title", val_str_own(ch->part > 1 ? xasprintf("%s (page %zu)", name, ch->part)
 								   : xstrdup(name)));
-		struct val *p = val_set(v, "pager", val_map());
+		struct val *p = val_setk(v, "pager", val_map());
 		if (chunk > 0)
-			val_set(p, "prev", val_str_own(xasprintf("%s%s", root, s->chunks[chunk - 1].dir)));
+			val_setk(p, "prev", val_str_own(xconcat(root, s->chunks[chunk - 1].dir, NULL)));
 		if (chunk + 1 < s->nchunks)
-			val_set(p, "next", val_str_own(xasprintf("%s%s", root, s->chunks[chunk + 1].dir)));
+			val_setk(p, "next", val_str_own(xconcat(root, s->chunks[chunk + 1].dir, NULL)));
 	}
 	return v;
 }
@@ -641,7 +641,7 @@ struct val *view_quick_reference(const struct site *s)
 {
 	struct val *v = base(s, "quick-reference/", "quickref", "Quick reference", NULL, -1);
 	const char *root = root_of(v);
-	struct val *topics = val_set(v, "topics", val_list());
+	struct val *topics = val_setk(v, "topics", val_list());
 	for (size_t i = 0; i < s->ntopics; i++) {
 		const struct topic *t = &s->topics[i];
 		if (!t->nquick || t->unsorted)
@@ -649,12 +649,12 @@ struct val *view_quick_reference(const struct site *s)
 		char *td = view_topic_dir(s, i);
 		struct val *m = val_push(topics, link_val(root, t->title, td));
 		free(td);
-		struct val *q = val_set(m, "resources", val_list());
+		struct val *q = val_setk(m, "resources", val_list());
 		for (size_t k = 0; k < t->nquick; k++)
 			val_push(q, resource_item(s, t->quick[k], root, false));
 	}
 	/* the documents' own "Quick Reference" sections, as many as a page holds */
-	struct val *sections = val_set(v, "sections", val_list());
+	struct val *sections = val_setk(v, "sections", val_list());
 	size_t budget = (size_t)s->cfg.per_page;
 	for (size_t di = 0; di < s->ndocs && budget; di++) {
 		const struct doc *d = &s->docs[di];
@@ -664,8 +664,8 @@ struct val *view_quick_reference(const struct site *s)
 			char *su = xasprintf("%s#%s", d->url, d->headings[h].id);
 			struct val *m = val_push(sections, link_val(root, d->title, su));
 			free(su);
-			val_set_str(m, "section", d->headings[h].text);
-			struct val *items = val_set(m, "resources", val_list());
+			val_setk_str(m, "section", d->headings[h].text);
+			struct val *items = val_setk(m, "resources", val_list());
 			for (size_t c = 0; c < d->ncites; c++) {
 				int ch = d->cites[c].heading;
 				bool inside = false;
@@ -678,7 +678,7 @@ struct val *view_quick_reference(const struct site *s)
 			}
 		}
 	}
-	val_set_bool(v, "has_sections", sections->n > 0);
+	val_setk_bool(v, "has_sections", sections->n > 0);
 	return v;
 }
 
@@ -688,6 +688,7 @@ struct val *view_not_found(const struct site *s)
 	struct val *v = base(s, "", "404", "Page not found", NULL, -1);
 	const char *bu = s->cfg.base_url;
 	size_t bl = strlen(bu);
+	/* val_set, not val_setk: these replace what base() set */
 	val_set(v, "root", val_str_own(xasprintf("%s%s", bu, bl && bu[bl - 1] == '/' ? "" : "/")));
 	/* the nav was built with "./": rebuild it with the absolute root */
 	val_set(v, "nav", nav_tree(s, -1, -1, root_of(v)));
@@ -710,10 +711,12 @@ void view_finish(struct val *v)
 		struct val *x = v->pairs[i].val;
 		view_finish(x);
 		if (x->kind == VAL_LIST && strncmp(v->pairs[i].key, "has_", 4)) {
-			char *k = xasprintf("has_%s", v->pairs[i].key);
-			if (!val_get(v, k))
-				val_set_bool(v, k, x->n > 0);
-			free(k);
+			char *k = xconcat("has_", v->pairs[i].key, NULL);
+			if (!val_get(v, k)) {
+				val_setk_bool(v, k, x->n > 0);
+				v->pairs[v->n - 1].own_key = true;
+			} else
+				free(k);
 		}
 	}
 }

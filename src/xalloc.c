@@ -75,3 +75,23 @@ void *xgrow(void *p, size_t *cap, size_t need, size_t size)
 	*cap = c;
 	return p;
 }
+
+char *xconcat(const char *first, ...)
+{
+	va_list ap;
+	size_t n = 0;
+	va_start(ap, first);
+	for (const char *p = first; p; p = va_arg(ap, const char *))
+		n += strlen(p);
+	va_end(ap);
+	char *out = xmalloc(n + 1), *w = out;
+	va_start(ap, first);
+	for (const char *p = first; p; p = va_arg(ap, const char *)) {
+		size_t l = strlen(p);
+		memcpy(w, p, l);
+		w += l;
+	}
+	va_end(ap);
+	*w = '\0';
+	return out;
+}

@@ -12,6 +12,9 @@ char *xstrndup(const char *s, size_t n);
 /* printf into a new heap string. */
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* Concatenate strings up to a NULL into a new heap string (no printf). */
+char *xconcat(const char *first, ...);
+
 /* Grow an array (p, *cap) so it can hold at least `need` elements of `size`. */
 void *xgrow(void *p, size_t *cap, size_t need, size_t size);
 
