@@ -42,6 +42,17 @@ void buf_putc_slow(struct buf *b, char c)
 	b->p[b->n] = '\0';
 }
 
+void buf_put_uint(struct buf *b, unsigned long long v)
+{
+	char tmp[24];
+	size_t i = sizeof tmp;
+	do {
+		tmp[--i] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	buf_put(b, tmp + i, sizeof tmp - i);
+}
+
 void buf_printf(struct buf *b, const char *fmt, ...)
 {
 	va_list ap;

@@ -34,12 +34,16 @@ static void dress_heading(cmark_node *n, const struct heading *h)
 {
 	struct buf open = BUF_INIT, close = BUF_INIT;
 	int lv = h->level < 1 ? 1 : h->level > 6 ? 6 : h->level;
-	buf_printf(&open, "<h%d id=\"", lv);
+	buf_puts(&open, "<h");
+	buf_put_uint(&open, (unsigned)lv);
+	buf_puts(&open, " id=\"");
 	buf_puts_html(&open, h->id);
 	buf_puts(&open, "\">");
 	buf_puts(&close, "<a class=\"anchor\" href=\"#");
 	buf_puts_html(&close, h->id);
-	buf_printf(&close, "\" aria-label=\"Link to this section\">#</a></h%d>", lv);
+	buf_puts(&close, "\" aria-label=\"Link to this section\">#</a></h");
+	buf_put_uint(&close, (unsigned)lv);
+	buf_putc(&close, '>');
 	cmark_node *c = ast_custom_block(buf_cstr(&open), buf_cstr(&close));
 	move_children(n, c);
 	cmark_node_replace(n, c);
@@ -76,7 +80,12 @@ static void dress_code(cmark_node *n)
 
 static char *marker(char kind, size_t i)
 {
-	return xasprintf("%c%c%zu%c", MARK_OPEN, kind, i, MARK_CLOSE);
+	struct buf b = BUF_INIT;
+	buf_putc(&b, MARK_OPEN);
+	buf_putc(&b, kind);
+	buf_put_uint(&b, i);
+	buf_putc(&b, MARK_CLOSE);
+	return buf_detach(&b);
 }
 
 /* A citation: a marker after the link, for the badge. */
@@ -150,10 +159,13 @@ static void put_badge(struct buf *b, const struct site *s, const struct citation
 	buf_puts(b, " <a class=\"cites\" href=\"");
 	buf_puts_html(b, root);
 	buf_puts_html(b, url);
-	if (others)
-		buf_printf(b, "\" title=\"Cited by %zu other document%s\">+%zu</a>", others,
-			   others == 1 ? "" : "s", others);
-	else
+	if (others) {
+		buf_puts(b, "\" title=\"Cited by ");
+		buf_put_uint(b, others);
+		buf_puts(b, others == 1 ? " other document\">+" : " other documents\">+");
+		buf_put_uint(b, others);
+		buf_puts(b, "</a>");
+	} else
 		buf_puts(b, "\" title=\"About this resource\">&#8599;</a>");
 	free(url);
 }

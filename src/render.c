@@ -205,7 +205,9 @@ void render_resources_json(const struct site *s, struct buf *out)
 			json_str(out, "page", d->url);
 			buf_putc(out, ',');
 			json_str(out, "section", c->heading >= 0 ? d->headings[c->heading].id : NULL);
-			buf_printf(out, ",\"line\":%d,", c->line);
+			buf_puts(out, ",\"line\":");
+			buf_put_uint(out, c->line > 0 ? (unsigned)c->line : 0);
+			buf_putc(out, ',');
 			json_str(out, "url", c->url);
 			buf_putc(out, ',');
 			json_str(out, "title", c->title);
@@ -246,7 +248,7 @@ void render_search_index(const struct site *s, struct buf *out)
 		search_entry(out, &first, "d", d->title, d->url, NULL,
 			     d->description ? d->description : "");
 		for (size_t h = 0; h < d->nheadings; h++) {
-			char *anchor = xasprintf("#%s", d->headings[h].id);
+			char *anchor = xconcat("#", d->headings[h].id, NULL);
 			search_entry(out, &first, "s", d->headings[h].text, d->url, anchor, d->title);
 			free(anchor);
 		}
@@ -264,8 +266,11 @@ void render_search_index(const struct site *s, struct buf *out)
 		char *url = html_resource_url(r);
 		/* extra: what else a reader may type to find it */
 		buf_reset(&extra);
-		buf_printf(&extra, "%s %s %s", r->host, r->kind >= 0 ? s->cfg.kinds[r->kind].title : "",
-			   r->desc ? r->desc : "");
+		buf_puts(&extra, r->host);
+		buf_putc(&extra, ' ');
+		buf_puts(&extra, r->kind >= 0 ? s->cfg.kinds[r->kind].title : "");
+		buf_putc(&extra, ' ');
+		buf_puts(&extra, r->desc ? r->desc : "");
 		search_entry(out, &first, "r", r->title, url, NULL, buf_cstr(&extra));
 		free(url);
 	}
@@ -312,7 +317,7 @@ void render_sitemap(const struct site *s, struct buf *out)
 	sitemap_url(out, base, "quick-reference/", NULL);
 	for (size_t i = 0; i < s->nres; i++)
 		if (s->res[i].has_page) {
-			char *p = xasprintf("r/%s/", s->res[i].slug);
+			char *p = xconcat("r/", s->res[i].slug, "/", NULL);
 			sitemap_url(out, base, p, NULL);
 			free(p);
 		}

@@ -367,7 +367,8 @@ static char *canonical_of(const char *s)
 	rewrite_youtube(&host, &path, &query);
 	rewrite_arxiv(host, &path);
 	struct buf out = BUF_INIT;
-	buf_printf(&out, "https://%s", host);
+	buf_puts(&out, "https://");
+	buf_puts(&out, host);
 	if (port >= 0)
 		buf_printf(&out, ":%ld", port);
 	buf_put(&out, path.p ? path.p : "", path.n);
