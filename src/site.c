@@ -243,7 +243,6 @@ static void emit(struct render_job *j, const char *tpl, struct val *v, const cha
 {
 	struct buf b = BUF_INIT;
 	struct diags local = DIAGS_INIT;
-	view_finish(v);
 	if (mustache_render(j->tpl, tpl, v, &b, &local) == 0)
 		output_write(j->out, path, buf_cstr(&b), b.n);
 	else

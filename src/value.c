@@ -102,12 +102,20 @@ void val_set_int(struct val *map, const char *key, long long i) { val_set(map, k
 
 const struct val *val_getn(const struct val *m, const char *key, size_t keylen)
 {
+	static const struct val yes = {.kind = VAL_BOOL, .b = true};
+	static const struct val no = {.kind = VAL_BOOL, .b = false};
 	m = val_deref(m);
 	if (!m || m->kind != VAL_MAP)
 		return NULL;
 	for (size_t i = 0; i < m->n; i++)
 		if (strncmp(m->pairs[i].key, key, keylen) == 0 && m->pairs[i].key[keylen] == '\0')
 			return val_deref(m->pairs[i].val);
+	/* has_<key> of a list key not set explicitly: whether the list has items */
+	if (keylen > 4 && !strncmp(key, "has_", 4)) {
+		const struct val *l = val_getn(m, key + 4, keylen - 4);
+		if (l && l->kind == VAL_LIST)
+			return l->n ? &yes : &no;
+	}
 	return NULL;
 }
 

@@ -62,7 +62,10 @@ void val_setk_str(struct val *map, const char *key, const char *s);
 void val_setk_bool(struct val *map, const char *key, bool b);
 void val_setk_int(struct val *map, const char *key, long long i);
 
-/* Look a key up in a map; NULL when absent or when m is not a map. */
+/* Look a key up in a map; NULL when absent or when m is not a map. A key
+ * "has_<name>" that the map does not hold, where <name> is a list, reads as
+ * whether that list has items (templates wrap a list in markup only when it
+ * has items). */
 const struct val *val_get(const struct val *m, const char *key);
 const struct val *val_getn(const struct val *m, const char *key, size_t keylen);
 /* Mustache truthiness: null, false, "" (no), empty list are false. */

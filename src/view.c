@@ -93,7 +93,6 @@ void view_prepare(struct site *s)
 		if (!depth)
 			buf_puts(&root, "./");
 		s->nav_cache[depth] = nav_tree(s, -1, -1, buf_cstr(&root));
-		view_finish(s->nav_cache[depth]);
 		buf_free(&root);
 	}
 }
@@ -693,30 +692,4 @@ struct val *view_not_found(const struct site *s)
 	/* the nav was built with "./": rebuild it with the absolute root */
 	val_set(v, "nav", nav_tree(s, -1, -1, root_of(v)));
 	return v;
-}
-
-void view_finish(struct val *v)
-{
-	if (!v)
-		return;
-	if (v->kind == VAL_LIST) {
-		for (size_t i = 0; i < v->n; i++)
-			view_finish(v->items[i]);
-		return;
-	}
-	if (v->kind != VAL_MAP)
-		return;
-	size_t n = v->n; /* only the keys there before */
-	for (size_t i = 0; i < n; i++) {
-		struct val *x = v->pairs[i].val;
-		view_finish(x);
-		if (x->kind == VAL_LIST && strncmp(v->pairs[i].key, "has_", 4)) {
-			char *k = xconcat("has_", v->pairs[i].key, NULL);
-			if (!val_get(v, k)) {
-				val_setk_bool(v, k, x->n > 0);
-				v->pairs[v->n - 1].own_key = true;
-			} else
-				free(k);
-		}
-	}
 }

@@ -38,9 +38,6 @@ char *view_documents_dir(size_t page);
 struct val *view_resource_index(const struct site *s, size_t chunk);
 struct val *view_quick_reference(const struct site *s);
 struct val *view_not_found(const struct site *s);
-/* Add has_<key> = (list not empty) beside every list in every map of v, so
- * templates can wrap a list in markup only when it has items. */
-void view_finish(struct val *v);
 /* The primary topic of a document (where most of its resources sit); -1 none. */
 int view_doc_topic(const struct site *s, size_t d);
 

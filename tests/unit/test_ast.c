@@ -81,6 +81,14 @@ static void test_value_ref(void **state)
 	val_to_json(page, &b, -1);
 	assert_string_equal(buf_cstr(&b), "{\"nav\":{\"name\":\"nav\"}}");
 	buf_free(&b);
+	/* has_<list>: whether the list has items, unless set explicitly */
+	val_set(page, "items", val_list());
+	assert_false(val_get(page, "has_items")->b);
+	val_push((struct val *)val_get(page, "items"), val_null());
+	assert_true(val_get(page, "has_items")->b);
+	val_set_bool(page, "has_items", false);
+	assert_false(val_get(page, "has_items")->b);
+	assert_null(val_get(page, "has_nothing"));
 	val_free(page); /* the target survives its references */
 	assert_string_equal(val_get(shared, "name")->s, "nav");
 	val_free(shared);
