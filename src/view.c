@@ -191,8 +191,9 @@ static struct val *resource_item(const struct site *s, size_t ri, const char *ro
 	val_setk_str(m, "kind_id", r->kind >= 0 ? s->cfg.kinds[r->kind].id : "");
 	struct val *cl = val_setk(m, "cited_in", val_list());
 	if (with_cites) {
+		/* a few citing documents; the resource's own page lists them all */
 		size_t last = (size_t)-1;
-		for (size_t i = 0; i < r->nrefs; i++) {
+		for (size_t i = 0; i < r->nrefs && cl->n < VIEW_CITED_IN; i++) {
 			const struct cite_ref *ref = &r->refs[i];
 			if (ref->doc == last)
 				continue; /* one link per document: its first citing section */
@@ -205,6 +206,8 @@ static struct val *resource_item(const struct site *s, size_t ri, const char *ro
 			free(sec);
 			free(cu);
 		}
+		val_setk_int(m, "more_cited_in", (long long)(r->ndocs - cl->n));
+		val_setk_bool(m, "has_more_cited_in", r->ndocs > cl->n);
 	}
 	return m;
 }

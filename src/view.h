@@ -26,6 +26,8 @@ struct val *view_doc(const struct site *s, size_t d, const char *body);
 struct val *view_topic(const struct site *s, size_t t, size_t page);
 char *view_topic_page_dir(const struct site *s, size_t t, size_t page);
 struct val *view_resource(const struct site *s, size_t r);
+/* How many citing documents a resource's entry in a list names. */
+#define VIEW_CITED_IN 5
 /* How many documents the home page lists; the rest are on documents/ pages. */
 #define VIEW_HOME_DOCS 30
 struct val *view_home(const struct site *s);
