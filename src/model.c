@@ -163,6 +163,7 @@ void model_free(struct site *s)
 		free(r->desc);
 		free(r->topics);
 		free(r->index_page);
+		free(r->link_status);
 	}
 	free(s->res);
 	hash_free(&s->res_by_url);

@@ -4,6 +4,7 @@
 #include "extract.h"
 #include "gitdates.h"
 #include "html.h"
+#include "linkcheck.h"
 #include "mustache.h"
 #include "output.h"
 #include "path.h"
@@ -128,6 +129,24 @@ static void read_one(void *ctx, size_t i)
 	d->ok = true;
 }
 
+/* The last known health of each resource's link, when `ssg check --links`
+ * left its cache in the site: shown on resource pages. */
+static void link_health(struct site *s)
+{
+	char *file = path_join(s->source_dir, LINKCHECK_CACHE_DEFAULT);
+	struct linkcache c = LINKCACHE_INIT;
+	if (linkcheck_load_cache(file, &c) == 0)
+		for (size_t i = 0; i < s->nres; i++) {
+			const struct linkcache_entry *e = linkcache_find(&c, s->res[i].canonical);
+			if (!e)
+				continue;
+			s->res[i].link_status = linkcache_describe(e);
+			s->res[i].link_result = linkcheck_result_name(e->result);
+		}
+	linkcache_free(&c);
+	free(file);
+}
+
 /* ---- loading ---------------------------------------------------------------- */
 
 static int jobs_of(const struct build_opts *o)
@@ -202,6 +221,7 @@ int site_load(struct site *s, const struct build_opts *o, struct diags *d)
 	/* last-updated dates: front matter wins, else the last commit (one git run) */
 	gitdates_fill(s->source_dir, s->docs, s->ndocs);
 	model_build(s);
+	link_health(s);
 	/* topic ids named in front matter must exist */
 	for (size_t i = 0; i < s->ndocs; i++) {
 		struct doc *doc = &s->docs[i];

@@ -485,6 +485,10 @@ struct val *view_resource(const struct site *s, size_t ri)
 		val_setk_str(cv, "source", d->shown);
 		val_setk_int(cv, "line", c->line);
 	}
+	if (r->link_status) {
+		val_setk_str(m, "link_status", r->link_status);
+		val_setk_str(m, "link_result", r->link_result);
+	}
 	val_setk_int(m, "more_citations", (long long)(r->nrefs - cites->n));
 	val_setk_bool(m, "has_more_citations", r->nrefs > cites->n);
 	val_setk_bool(m, "many_titles", titles->n > 1);
