@@ -66,9 +66,10 @@ int cmd_build(int argc, char **argv)
 	if (!quiet || rc)
 		fprintf(stderr,
 			"%s: %zu documents, %zu pages, %zu static files, %zu resources "
-			"(%zu unsorted), %zu warnings, %zu errors in %.0f ms\n",
+			"(%zu unsorted), %zu files (%zu unchanged), %zu warnings, %zu errors "
+			"in %.0f ms\n",
 			rc ? "build failed" : "built", st.docs, st.pages, st.statics, st.resources,
-			st.unsorted, st.warnings, st.errors, st.ms);
+			st.unsorted, st.files, st.unchanged, st.warnings, st.errors, st.ms);
 	diags_free(&d);
 	return rc ? 1 : 0;
 }

@@ -1,8 +1,10 @@
 /* output: writing the site. Every file goes into a staging folder beside the
  * output folder; output_commit swaps it in whole (renameat2 RENAME_EXCHANGE),
- * so a failed or killed build leaves the previous site intact. Paths are
- * checked: nothing is written outside the staging folder. Thread-safe.
- * Level 5. */
+ * so a failed or killed build leaves the previous site intact. A file whose
+ * bytes equal the previous site's is hard-linked, not written: an unchanged
+ * rebuild writes no file and keeps every mtime; files the new site lacks go
+ * with the old one. Paths are checked: nothing is written outside the staging
+ * folder. Thread-safe. Level 5. */
 #ifndef SSG_OUTPUT_H
 #define SSG_OUTPUT_H
 #include <pthread.h>
@@ -14,6 +16,7 @@ struct output {
 	char *final;     /* the output folder */
 	char *staging;   /* where this build writes */
 	size_t files;
+	size_t unchanged;  /* of them, linked from the previous site */
 	unsigned long long bytes;
 	int failed;
 	pthread_mutex_t lock;

@@ -508,6 +508,8 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 		} else
 			rc = output_commit(&out);
 		st->bytes = out.bytes;
+		st->files = out.files;
+		st->unchanged = out.unchanged;
 		output_free(&out);
 	} else
 		rc = -1;

@@ -24,6 +24,7 @@ struct build_opts {
 
 struct build_stats {
 	size_t docs, pages, statics, resources, topics, unsorted;
+	size_t files, unchanged;   /* files written; of them, same as before */
 	size_t warnings, errors;
 	unsigned long long bytes;
 	double ms;

@@ -65,21 +65,123 @@ bool taxonomy_host_match(const char *host, const char *pattern)
 	return hl > pl + 1 && host[hl - pl - 1] == '.' && !strcasecmp(host + hl - pl, pattern);
 }
 
-/* Case-insensitive search for a phrase at word boundaries. */
+/* ---- text rules -------------------------------------------------------------
+ * Words and headings are matched case-insensitively at word boundaries. All
+ * text is lower-cased once: the rules' words per build, a resource's titles
+ * and descriptions once per resource, each heading once per document. */
+
+static char *lower(const char *s)
+{
+	char *l = xstrdup(s ? s : "");
+	for (char *p = l; *p; p++)
+		*p = (char)tolower((unsigned char)*p);
+	return l;
+}
+
+/* A lower-cased phrase in lower-cased text, at word boundaries. */
 static bool has_word(const char *text, const char *word)
 {
 	size_t wl = strlen(word);
-	if (!text || !wl)
+	if (!wl)
 		return false;
-	for (const char *p = text; *p; p++) {
-		if (strncasecmp(p, word, wl))
-			continue;
+	for (const char *p = strstr(text, word); p; p = strstr(p + 1, word)) {
 		bool left = p == text || !isalnum((unsigned char)p[-1]);
 		bool right = !isalnum((unsigned char)p[wl]);
 		if (left && right)
 			return true;
 	}
 	return false;
+}
+
+struct classify_ctx {
+	struct site *s;
+	char ***words;           /* per topic: its words, lower-cased, NULL-terminated */
+	unsigned char **heads;   /* per document: nheadings x ntopics, 1 when a heading
+				  * rule of the topic matches the section or a section
+				  * around it (not the document's title) */
+};
+
+static void prepare_heads(struct classify_ctx *x)
+{
+	struct site *s = x->s;
+	size_t nt = s->cfg.ntopics;
+	x->heads = xcalloc(s->ndocs + 1, sizeof *x->heads);
+	for (size_t d = 0; d < s->ndocs; d++) {
+		const struct doc *doc = &s->docs[d];
+		unsigned char *h = xcalloc(doc->nheadings * nt + 1, 1);
+		for (size_t i = 0; i < doc->nheadings; i++) {
+			if (doc->headings[i].level <= 1)
+				continue; /* the title names the whole document */
+			char *text = lower(doc->headings[i].text);
+			int parent = doc->headings[i].parent;
+			for (size_t t = 0; t < nt; t++) {
+				const struct cfg_match *m = &s->cfg.topics[t].match;
+				bool hit = parent >= 0 && h[(size_t)parent * nt + t];
+				for (size_t k = 0; !hit && k < m->nheadings; k++) {
+					char *w = lower(m->headings[k]);
+					hit = has_word(text, w);
+					free(w);
+				}
+				h[i * nt + t] = hit;
+			}
+			free(text);
+		}
+		x->heads[d] = h;
+	}
+}
+
+static void prepare_words(struct classify_ctx *x)
+{
+	const struct config *cfg = &x->s->cfg;
+	x->words = xcalloc(cfg->ntopics + 1, sizeof *x->words);
+	for (size_t t = 0; t < cfg->ntopics; t++) {
+		const struct cfg_match *m = &cfg->topics[t].match;
+		x->words[t] = xcalloc(m->nwords + 1, sizeof **x->words);
+		for (size_t k = 0; k < m->nwords; k++)
+			x->words[t][k] = lower(m->words[k]);
+	}
+}
+
+static void classify_ctx_free(struct classify_ctx *x)
+{
+	for (size_t t = 0; t < x->s->cfg.ntopics; t++) {
+		for (char **w = x->words[t]; *w; w++)
+			free(*w);
+		free(x->words[t]);
+	}
+	free(x->words);
+	for (size_t d = 0; d < x->s->ndocs; d++)
+		free(x->heads[d]);
+	free(x->heads);
+}
+
+/* Everything a resource is called and described as, lower-cased, each
+ * distinct text once. */
+static char *resource_text(const struct site *s, const struct resource *r)
+{
+	struct buf b = BUF_INIT;
+	struct hash seen = HASH_INIT;
+	const char *parts[2] = {r->title, r->desc};
+	for (size_t i = 0; i < 2; i++)
+		if (parts[i] && !hash_get(&seen, parts[i], NULL)) {
+			hash_put(&seen, parts[i], 0);
+			buf_puts(&b, parts[i]);
+			buf_putc(&b, '\n');
+		}
+	for (size_t i = 0; i < r->nrefs; i++) {
+		const struct citation *c = &s->docs[r->refs[i].doc].cites[r->refs[i].cite];
+		const char *cp[2] = {c->title, c->text};
+		for (size_t k = 0; k < 2; k++)
+			if (cp[k] && !hash_get(&seen, cp[k], NULL)) {
+				hash_put(&seen, cp[k], 0);
+				buf_puts(&b, cp[k]);
+				buf_putc(&b, '\n');
+			}
+	}
+	hash_free(&seen);
+	char *l = lower(buf_cstr(&b));
+	buf_free(&b);
+	return l;
 }
 
 static bool match_url_rules(const struct cfg_match *m, const struct resource *r)
@@ -93,29 +195,19 @@ static bool match_url_rules(const struct cfg_match *m, const struct resource *r)
 	return false;
 }
 
-static bool match_text_rules(const struct site *s, const struct cfg_match *m,
-			     const struct resource *r)
+static bool match_text_rules(const struct classify_ctx *x, size_t t, const struct resource *r,
+			     const char *text)
 {
-	for (size_t k = 0; k < m->nwords; k++) {
-		if (has_word(r->title, m->words[k]) || has_word(r->desc, m->words[k]))
+	for (char **w = x->words[t]; *w; w++)
+		if (has_word(text, *w))
 			return true;
-		for (size_t i = 0; i < r->nrefs; i++) {
-			const struct citation *c = &s->docs[r->refs[i].doc].cites[r->refs[i].cite];
-			if (has_word(c->title, m->words[k]) || has_word(c->text, m->words[k]))
-				return true;
-		}
-	}
-	if (!m->nheadings)
+	if (!x->s->cfg.topics[t].match.nheadings)
 		return false;
+	size_t nt = x->s->cfg.ntopics;
 	for (size_t i = 0; i < r->nrefs; i++) {
-		const struct doc *d = &s->docs[r->refs[i].doc];
-		int h = d->cites[r->refs[i].cite].heading;
-		/* the section and every section around it, but not the document's
-		 * title: it names the whole document, not this entry's subject */
-		for (; h >= 0 && d->headings[h].level > 1; h = d->headings[h].parent)
-			for (size_t k = 0; k < m->nheadings; k++)
-				if (has_word(d->headings[h].text, m->headings[k]))
-					return true;
+		int h = x->s->docs[r->refs[i].doc].cites[r->refs[i].cite].heading;
+		if (h >= 0 && x->heads[r->refs[i].doc][(size_t)h * nt + t])
+			return true;
 	}
 	return false;
 }
@@ -132,8 +224,9 @@ static const struct cfg_override *override_for(const struct config *cfg, const s
 	return NULL;
 }
 
-static void classify_one(struct site *s, size_t ri)
+static void classify_one(const struct classify_ctx *x, size_t ri)
 {
+	struct site *s = x->s;
 	struct resource *r = &s->res[ri];
 	const struct config *cfg = &s->cfg;
 	const struct cfg_override *o = cfg->noverrides ? override_for(cfg, r) : NULL;
@@ -158,12 +251,14 @@ static void classify_one(struct site *s, size_t ri)
 			if (t >= 0)
 				r->topics[r->ntopics++] = t;
 		}
-	} else {
+	} else if (cfg->ntopics) {
+		char *text = resource_text(s, r);
 		for (size_t t = 0; t < cfg->ntopics; t++) {
 			const struct cfg_match *m = &cfg->topics[t].match;
-			if (match_url_rules(m, r) || match_text_rules(s, m, r))
+			if (match_url_rules(m, r) || match_text_rules(x, t, r, text))
 				r->topics[r->ntopics++] = (int)t;
 		}
+		free(text);
 	}
 	if (!r->ntopics)
 		r->topics[r->ntopics++] = (int)cfg->ntopics; /* unsorted */
@@ -289,7 +384,11 @@ void taxonomy_classify(struct site *s)
 		}
 	}
 	/* resources are classified independently: in parallel */
-	pool_run(s->jobs, s->nres, classify_task, s);
+	struct classify_ctx x = {.s = s};
+	prepare_words(&x);
+	prepare_heads(&x);
+	pool_run(s->jobs, s->nres, classify_task, &x);
+	classify_ctx_free(&x);
 	for (size_t i = 0; i < s->nres; i++)
 		s->unsorted_count += s->res[i].topics[0] == (int)cfg->ntopics;
 	size_t *counts = xcalloc(s->ndocs + 1, sizeof *counts);
