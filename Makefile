@@ -85,6 +85,11 @@ test-asan:
 $(BUILD)/ssg-asan: $(BUILD)/obj/main.o $(BUILD)/libssg.a
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS_SSG)
 
+# The benchmark against Hugo and the cmark-gfm floor (figures: BENCHMARKS.md).
+bench: deps
+	@$(MAKE) --no-print-directory ssg
+	bash scripts/bench.sh
+
 install: ssg
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 ssg $(DESTDIR)$(PREFIX)/bin/ssg

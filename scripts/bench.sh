@@ -1,0 +1,151 @@
+#!/usr/bin/env bash
+# bench.sh: ssg against Hugo (the anchor) and the cmark-gfm parse floor, side
+# by side in one sitting, with hyperfine. `make bench` runs it; figures go to
+# BENCHMARKS.md by hand, with the machine they came from.
+#
+#   scripts/bench.sh [steps...]   steps: deps corpora clean rebuild mixed memory
+#                                 floor seeds summary (default: all)
+# Environment: B (work dir, default /tmp/ssg-bench), SSG (binary, default ./ssg),
+# GEN (corpus generator, default ../shared/bench/gen_corpus.py), CORPUS (an
+# existing corpus folder with content/: used instead of generating),
+# RUNS (hyperfine runs for N=10,000, default 5).
+set -euo pipefail
+HERE=$(cd "$(dirname "$0")/.." && pwd)
+B=${B:-/tmp/ssg-bench}
+SSG=$(cd "$(dirname "${SSG:-$HERE/ssg}")" && pwd)/$(basename "${SSG:-$HERE/ssg}")
+GEN=${GEN:-$HERE/../shared/bench/gen_corpus.py}
+RUNS=${RUNS:-5}
+T=/dev/shm/ssg-bench
+R=$B/results
+mkdir -p "$B" "$R" "$T"
+ALLOW="allow = ['^dart-sass-embedded\$', '^go\$', '^npx\$', '^postcss\$', '^rst2html\$']"
+
+hf() { local name=$1; shift; hyperfine --style basic --export-json "$R/$name.json" "$@" | tee "$R/$name.txt"; }
+
+deps() {
+	local need=""
+	for p in hugo hyperfine cmark-gfm python3-docutils time; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || need="$need $p"
+	done
+	[ -z "$need" ] && return 0
+	if [ "$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq $need >/dev/null
+	else echo "bench: run: sudo apt-get install$need" >&2; exit 1; fi
+}
+
+# A site.yml for the synthetic corpus: one topic per tag it uses, matched by
+# the tag word, so every document's tags name real topics.
+site_yml() {
+	python3 - "$GEN" <<'EOF'
+import importlib.util, sys
+spec = importlib.util.spec_from_file_location("gen", sys.argv[1]); g = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(g)
+print("title: Synthetic resource portal\nbase_url: https://example.org/\ntopics:")
+for t in list(g.TOPICS) + list(g.CATEGORIES):
+    print(f"  - {{id: {t}, title: \"{t.replace('-', ' ').title()}\", match: {{words: [\"{t.replace('-', ' ')}\"]}}}}")
+EOF
+}
+
+corpora() {
+	if [ -n "${CORPUS:-}" ]; then
+		ln -sfn "$CORPUS" "$B/c10000"
+		return
+	fi
+	[ -f "$GEN" ] || { echo "bench: no corpus generator at $GEN (set GEN or CORPUS)" >&2; exit 1; }
+	for n in 1000 10000; do
+		[ -f "$B/h$n/hugo.toml" ] || python3 "$GEN" --docs $n --out "$B/c$n" --hugo "$B/h$n"
+		site_yml > "$B/c$n/site.yml"
+	done
+	[ -d "$B/m1000/content" ] || python3 "$GEN" --docs 1000 --out "$B/m1000" --format mixed
+	site_yml > "$B/m1000/site.yml"
+	local D=$B/hm1000   # the mixed corpus for Hugo: rst2html for the RST pages
+	if [ ! -f "$D/hugo.toml" ]; then
+		mkdir -p "$D"; cp -r "$B/h1000/layouts" "$B/m1000/content" "$D/"
+		{ cat "$B/h1000/hugo.toml"; printf '[security.exec]\n  %s\n' "$ALLOW"; } > "$D/hugo.toml"
+	fi
+}
+
+clean() {  # clean builds, the output folder removed before each run
+	for n in 1000 10000; do
+		local runs=$([ $n = 1000 ] && echo 10 || echo "$RUNS")
+		hf clean-tmpfs-$n --warmup 1 --runs "$runs" --prepare "rm -rf $T/o $T/o.staging-*" \
+			-n "ssg $n tmpfs" "$SSG build -q -s $B/c$n -o $T/o" \
+			-n "hugo $n tmpfs" "hugo --quiet --source $B/h$n --destination $T/o"
+		hf clean-disk-$n --warmup 1 --runs "$runs" --prepare "rm -rf $B/o $B/o.staging-*" \
+			-n "ssg $n disk" "$SSG build -q -s $B/c$n -o $B/o" \
+			-n "hugo $n disk" "hugo --quiet --source $B/h$n --destination $B/o"
+	done
+	rm -rf "$T/o" "$B/o"
+}
+
+rebuild() {  # nothing changed: ssg links every file, Hugo rewrites them
+	"$SSG" build -q -s "$B/c10000" -o "$B/ou" 2>/dev/null
+	hugo --quiet --source "$B/h10000" --destination "$B/ohu"
+	hf rebuild-disk-10000 --warmup 1 --runs "$RUNS" \
+		-n "ssg 10000 unchanged rebuild" "$SSG build -q -s $B/c10000 -o $B/ou" \
+		-n "hugo 10000 rebuild" "hugo --quiet --source $B/h10000 --destination $B/ohu"
+	rm -rf "$B/ou" "$B/ohu"
+}
+
+mixed() {  # 30% reStructuredText: ssg's own reader, Hugo runs rst2html per page
+	hf mixed-1000 --warmup 1 --runs 5 --prepare "rm -rf $T/o" \
+		-n "ssg mixed 1000" "$SSG build -q -s $B/m1000 -o $T/o" \
+		-n "hugo mixed 1000" "hugo --quiet --source $B/hm1000 --destination $T/o"
+	rm -rf "$T/o"
+}
+
+memory() {  # peak memory, output files and bytes at N=10,000
+	: > "$R/memory.txt"
+	for tool in ssg hugo; do
+		rm -rf "$T/o"
+		if [ $tool = ssg ]; then cmd="$SSG build -q -s $B/c10000 -o $T/o"
+		else cmd="hugo --quiet --source $B/h10000 --destination $T/o"; fi
+		/usr/bin/time -f "%M" -o "$R/rss-$tool" $cmd 2>/dev/null
+		echo "$tool peak_rss_kib=$(cat "$R/rss-$tool") files=$(find "$T/o" -type f | wc -l)" \
+			"bytes=$(find "$T/o" -type f -printf '%s\n' | awk '{s+=$1} END {print s+0}')" \
+			"html=$(find "$T/o" -name '*.html' | wc -l)" | tee -a "$R/memory.txt"
+	done
+	rm -rf "$T/o"
+}
+
+floor() {  # cmark-gfm alone over the same Markdown bodies, one process
+	local all=$B/all10000.md
+	awk 'FNR==1 {fm=0} FNR==1 && /^---$/ {fm=1; next} fm && /^---$/ {fm=0; next} !fm' \
+		"$B"/c10000/content/*.md > "$all"
+	hf floor-10000 --warmup 1 --runs "$RUNS" --prepare "rm -rf $T/o" \
+		-n "cmark-gfm floor" "cmark-gfm --extension table --extension autolink $all > /dev/null" \
+		-n "ssg 10000 tmpfs" "$SSG build -q -s $B/c10000 -o $T/o"
+	rm -rf "$T/o"
+}
+
+seeds() {  # the bundled five-document portal
+	hf seeds --warmup 3 --runs 30 -N --prepare "rm -rf $T/p" -n "ssg portal" \
+		"$SSG build -q -s $HERE -o $T/p"
+	rm -rf "$T/p"
+}
+
+summary() {
+	python3 - "$R" <<'EOF'
+import glob, json, os, sys
+R = sys.argv[1]
+print(f"{'command':34} {'median s':>9} {'min':>8} {'max':>8} {'user':>7} {'sys':>7} runs")
+for f in sorted(glob.glob(os.path.join(R, "*.json"))):
+    rs = json.load(open(f))["results"]
+    for r in rs:
+        print(f"{r['command'][:34]:34} {r['median']:9.3f} {r['min']:8.3f} {r['max']:8.3f} "
+              f"{r['user']:7.2f} {r['system']:7.2f} {len(r['times'])}")
+    if len(rs) == 2:
+        a, b = rs
+        print(f"  -> {b['command']} / {a['command']}: {b['median'] / a['median']:.2f}x")
+EOF
+	[ -f "$R/memory.txt" ] && cat "$R/memory.txt"
+	{ date -u; uname -srm; nproc; uptime; hugo version; hyperfine --version; "$SSG" --version; } \
+		> "$R/env.txt" 2>&1 || true
+}
+
+steps=${*:-deps corpora clean rebuild mixed memory floor seeds summary}
+for s in $steps; do
+	case $s in
+	deps | corpora | clean | rebuild | mixed | memory | floor | seeds | summary) $s ;;
+	*) echo "bench: unknown step: $s" >&2; exit 2 ;;
+	esac
+done
