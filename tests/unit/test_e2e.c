@@ -7,6 +7,7 @@
 #include "ast.h"
 #include "buf.h"
 #include "md.h"
+#include "rst.h"
 #include "output.h"
 #include "site.h"
 #include "url.h"
@@ -82,14 +83,17 @@ static void test_pages_exist(void **state)
 	}
 }
 
-/* Every link of a Markdown document appears as an <a href> on its page. */
+/* Every link of a document appears as an <a href> on its page (parsed here
+ * afresh, by the reader of its format) and in resources.json. */
 static void check_links(const char *src, const char *page, int at_least)
 {
 	size_t n = 0;
 	char *text = test_read_file(src, &n);
 	assert_non_null(text);
 	struct diags d = DIAGS_INIT;
-	cmark_node *doc = md_parse(text, n, src, false, &d);
+	struct rst_options ro = {0};
+	bool rst = strstr(src, ".rst") != NULL;
+	cmark_node *doc = rst ? rst_parse(text, n, src, &ro, &d) : md_parse(text, n, src, false, &d);
 	char *html = read_out(out1, page);
 	char *json = read_out(out1, "resources.json");
 	assert_non_null(html);
@@ -133,12 +137,14 @@ static void check_links(const char *src, const char *page, int at_least)
 	diags_free(&d);
 }
 
-static void test_markdown_links_in_output(void **state)
+static void test_seed_links_in_output(void **state)
 {
 	(void)state;
 	check_links("content/external-references.md", "external-references/index.html", 100);
 	check_links("content/cuda-mode-resource-stream.md", "cuda-mode-resource-stream/index.html", 90);
 	check_links("content/cuda-pytorch-index.md", "cuda-pytorch-index/index.html", 0);
+	check_links("content/triton-gpu-references.rst", "triton-gpu-references/index.html", 45);
+	check_links("content/cuda-basics.rst", "cuda-basics/index.html", 10);
 }
 
 static void test_flash_attention_cited_by_each(void **state)
@@ -247,7 +253,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pages_exist),
-		cmocka_unit_test(test_markdown_links_in_output),
+		cmocka_unit_test(test_seed_links_in_output),
 		cmocka_unit_test(test_flash_attention_cited_by_each),
 		cmocka_unit_test(test_resource_count),
 		cmocka_unit_test(test_deterministic_and_parallel_equal),
