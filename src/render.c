@@ -238,6 +238,16 @@ static void search_entry(struct buf *out, bool *first, const char *kind, const c
 	buf_puts(out, "\"]");
 }
 
+void render_search_index_js(const struct site *s, struct buf *out)
+{
+	/* the same index as a script, for pages opened from file:// */
+	buf_puts(out, "window.SSG_SEARCH_INDEX=");
+	render_search_index(s, out);
+	while (out->n && out->p[out->n - 1] == '\n')
+		out->p[--out->n] = '\0';
+	buf_puts(out, ";\n");
+}
+
 void render_search_index(const struct site *s, struct buf *out)
 {
 	/* compact: [kind, title, url relative to root, extra text] */

@@ -282,6 +282,7 @@ static const struct {
 	void (*render)(const struct site *s, struct buf *out);
 } data_files[] = {
 	{"resources.json", render_resources_json}, {"search-index.json", render_search_index},
+	{"search-index.js", render_search_index_js},
 	{"sitemap.xml", render_sitemap},           {"robots.txt", render_robots},
 	{"feed.xml", render_feed},
 };

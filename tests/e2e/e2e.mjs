@@ -86,7 +86,8 @@ await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin }
 const outside = [];
 await context.route('**/*', (route) => {
   const u = route.request().url();
-  if (u.startsWith(origin + '/') || u.startsWith('data:') || u.startsWith('blob:')) return route.continue();
+  if (u.startsWith(origin + '/') || u.startsWith('data:') || u.startsWith('blob:') ||
+      u.startsWith('file://' + www + '/')) return route.continue();
   outside.push(u);
   return route.abort();
 });
@@ -242,6 +243,15 @@ await check('search under a base path (/portal/): results stay under /portal/ an
   await page.waitForLoadState('load');
   assert(new URL(page.url()).pathname.startsWith('/portal/'), 'left the base path: ' + page.url());
   assert(res.length > 0, 'no results');
+});
+
+await check('search from file:// (no server): the index comes as a script', async () => {
+  await page.goto('file://' + www + '/cuda-basics/index.html');
+  const res = await searchFor('flash');
+  assert(res.length > 0, 'no results from file://');
+  await page.locator('#ssg-search-results li a').first().click();
+  await page.waitForLoadState('load');
+  assert(page.url().startsWith('file://' + www + '/'), 'left the site: ' + page.url());
 });
 
 // ---- 4. dark mode, remembered, no flash ---------------------------------------------

@@ -85,13 +85,27 @@
     s = (s || '').toLowerCase();
     return s.normalize ? s.normalize('NFD').replace(/[\u0300-\u036f]/g, '') : s;
   }
+  /* Over http(s) the index is fetched as JSON; from file:// (where browsers
+   * refuse fetch) the same data comes as a script, search-index.js, which sets
+   * window.SSG_SEARCH_INDEX. */
+  function fromScript() {
+    return new Promise(function (resolve, reject) {
+      var sc = document.createElement('script');
+      sc.src = root + 'search-index.js';
+      sc.onload = function () { window.SSG_SEARCH_INDEX ? resolve(window.SSG_SEARCH_INDEX) : reject(); };
+      sc.onerror = reject;
+      document.head.appendChild(sc);
+    });
+  }
   function load() {
     if (index) return Promise.resolve(index);
     if (loading) return loading;
-    loading = fetch(root + 'search-index.json')
-      .then(function (r) { if (!r.ok) throw new Error(r.status); return r.json(); })
-      .then(function (data) {
-        index = data.map(function (e) { return { e: e, title: norm(e[1]), extra: norm(e[3]) }; });
+    var data = location.protocol === 'file:' ? fromScript()
+      : fetch(root + 'search-index.json')
+        .then(function (r) { if (!r.ok) throw new Error(r.status); return r.json(); });
+    loading = data
+      .then(function (d) {
+        index = d.map(function (e) { return { e: e, title: norm(e[1]), extra: norm(e[3]) }; });
         return index;
       })
       .catch(function () { failed = true; index = []; return index; });
