@@ -1,0 +1,50 @@
+#!/bin/sh
+# valgrind_test: memcheck finds no error and no leak in a few unit test
+# programs (the parsers and the hardening regressions) and in a full build of
+# the portal. The unit tests are linked here, into a temporary folder, from
+# tests/unit/*.c and the library beside $SSG (build/libssg.a, which `make ssg`
+# keeps current). Every run is `valgrind --leak-check=full --error-exitcode=1`
+# with the build single-threaded (-j 1: the same code, and a faster run under
+# valgrind's one-thread-at-a-time scheduler) and then with -j 2.
+# Run by tests/run_integration.sh with $SSG set; exit 0 = pass, 77 = skip.
+set -u
+: "${SSG:?set SSG to the ssg binary}"
+command -v valgrind >/dev/null 2>&1 || { echo "valgrind missing (apt-get install valgrind)"; exit 77; }
+ROOT=$(pwd)
+LIB="$ROOT/build/libssg.a"
+[ -f "$LIB" ] || { echo "no $LIB: run make ssg"; exit 77; }
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT INT TERM
+fails=0
+fail() {
+	echo "FAIL: $*"
+	fails=$((fails + 1))
+}
+VG="valgrind -q --leak-check=full --show-leak-kinds=definite,indirect,possible --errors-for-leak-kinds=definite,indirect,possible --error-exitcode=1"
+CC=${CC:-cc}
+LIBS="-lcmark-gfm-extensions -lcmark-gfm -lyaml -lmicrohttpd -lpthread -lcmocka"
+
+for t in regress url utf8 sanitize mustache rst; do
+	src="tests/unit/test_$t.c"
+	[ -f "$src" ] || continue
+	if ! $CC -std=c11 -D_GNU_SOURCE -O1 -g -Isrc -Ibuild -Itests/unit -o "$TMP/test_$t" "$src" \
+		"$LIB" $LIBS 2>"$TMP/cc.log"; then
+		fail "test_$t does not link"
+		head -5 "$TMP/cc.log"
+		continue
+	fi
+	start=$(date +%s)
+	$VG "$TMP/test_$t" >"$TMP/out" 2>&1 || { fail "test_$t under valgrind"; grep -v '^\[' "$TMP/out" | head -30; }
+	echo "test_$t: $(( $(date +%s) - start )) s"
+done
+
+for j in 1 2; do
+	start=$(date +%s)
+	$VG "$SSG" build -q -j "$j" -s "$ROOT" -o "$TMP/public" >"$TMP/out" 2>&1 ||
+		{ fail "ssg build -j $j of the portal under valgrind"; grep '==' "$TMP/out" | head -30; }
+	echo "portal build -j $j: $(( $(date +%s) - start )) s"
+done
+[ -f "$TMP/public/index.html" ] || fail "the portal was not built"
+
+echo "valgrind: $fails failure(s)"
+[ "$fails" = 0 ]
