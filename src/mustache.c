@@ -794,7 +794,25 @@ struct mrender {
 	int depth;
 	bool failed;
 	const struct mtpl *cur;
+	size_t start;            /* out->n when the render began */
+	unsigned long long steps; /* ops executed, against MUSTACHE_MAX_STEPS */
 };
+
+/* Nested sections over lists multiply: a few hundred bytes of template can
+ * ask for billions of iterations or bytes. Stop at the limits, with an error. */
+static bool over_budget(struct mrender *r, const struct mop *op)
+{
+	if (++r->steps <= MUSTACHE_MAX_STEPS && r->out->n - r->start <= MUSTACHE_MAX_OUTPUT)
+		return false;
+	int line, col;
+	line_col(r->cur->src, op->pos, &line, &col);
+	if (r->d)
+		diag_add(r->d, SEV_ERROR, r->cur->name, line, col,
+			 "rendering stopped: more than %s (sections nested over long lists?)",
+			 r->steps > MUSTACHE_MAX_STEPS ? "the step limit" : "the output limit");
+	r->failed = true;
+	return true;
+}
 
 static void ctx_push(struct mrender *r, const struct val *v)
 {
@@ -942,6 +960,8 @@ static void render_ops(struct mrender *r, const struct mops *ops, const struct m
 {
 	for (size_t i = 0; i < ops->n && !r->failed; i++) {
 		const struct mop *op = &ops->v[i];
+		if (over_budget(r, op))
+			break;
 		switch (op->kind) {
 		case MOP_TEXT: emit_text(r, op->text.p, op->text.n); break;
 		case MOP_VAR: emit_value(r, lookup(r, op), true); break;
@@ -964,7 +984,7 @@ int mustache_render(struct mustache_set *set, const char *name, const struct val
 	pthread_mutex_unlock(&set->lock);
 	if (t->state != MT_OK)
 		return -1;
-	struct mrender r = {.out = out, .d = d, .pending = true, .cur = t};
+	struct mrender r = {.out = out, .d = d, .pending = true, .cur = t, .start = out->n};
 	if (ctx)
 		ctx_push(&r, ctx);
 	render_ops(&r, &t->ops, NULL);

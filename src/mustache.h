@@ -22,6 +22,11 @@
 /* Deepest nesting of partials and parents while rendering; deeper is an error
  * (a recursive partial whose data never ends). */
 #define MUSTACHE_MAX_DEPTH 100
+/* Most ops one mustache_render may execute, and most bytes it may append:
+ * beyond either it stops with an error (sections nested over lists multiply,
+ * so a short template could otherwise ask for billions). */
+#define MUSTACHE_MAX_STEPS 20000000ULL
+#define MUSTACHE_MAX_OUTPUT ((size_t)256 << 20)
 /* Deepest nesting of sections/blocks/parents inside one template source. */
 #define MUSTACHE_MAX_NESTING 200
 
@@ -60,7 +65,8 @@ int mustache_compile(struct mustache_set *set, const char *name, struct diags *d
  * own out and d. Returns 0 on success; -1 when the template is missing (error
  * added to d), broken (its errors were reported when it was compiled, nothing
  * is added again) or when partials nest deeper than MUSTACHE_MAX_DEPTH (error
- * added; out then holds partial output). d may be NULL. */
+ * added; out then holds partial output), or when it goes past
+ * MUSTACHE_MAX_STEPS or MUSTACHE_MAX_OUTPUT (error added). d may be NULL. */
 int mustache_render(struct mustache_set *set, const char *name, const struct val *ctx,
 		    struct buf *out, struct diags *d);
 

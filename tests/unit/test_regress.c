@@ -7,6 +7,7 @@
 #include "config.h"
 #include "diag.h"
 #include "md.h"
+#include "mustache.h"
 #include "rst.h"
 #include "source.h"
 
@@ -291,6 +292,63 @@ static void test_config_urls_checked(void **state)
 	}
 }
 
+/* ---- Mustache: nested sections multiply ---------------------------------------- */
+
+struct one_tpl {
+	const char *src;
+};
+
+static char *load_one_tpl(void *ud, const char *name, size_t *len)
+{
+	const struct one_tpl *t = ud;
+	if (strcmp(name, "main"))
+		return NULL;
+	*len = strlen(t->src);
+	return strdup(t->src);
+}
+
+/* fuzz_mustache (slow unit): sections nested over a list multiply, so 500
+ * bytes of template asked for 10^15 iterations and never finished. Now the
+ * render stops at MUSTACHE_MAX_STEPS with an error. A few seconds; skipped
+ * when REGRESS_QUICK is set (valgrind_test.sh). */
+static void test_mustache_section_bomb(void **state)
+{
+	(void)state;
+	if (getenv("REGRESS_QUICK"))
+		skip();
+	char *open = repeat("{{#l}}", 15, "");
+	char *close = repeat("{{/l}}", 15, "");
+	char *src = NULL;
+	assert_true(asprintf(&src, "%s%s", open, close) > 0);
+	struct one_tpl t = {src};
+	struct mustache_set *set = mustache_set_new(load_one_tpl, &t);
+	struct val *ctx = val_map();
+	struct val *l = val_list();
+	for (int i = 0; i < 10; i++)
+		val_push(l, val_bool(true));
+	val_set(ctx, "l", l);
+	struct buf out = BUF_INIT;
+	struct diags d = DIAGS_INIT;
+	assert_int_equal(mustache_render(set, "main", ctx, &out, &d), -1);
+	assert_int_equal(diags_count(&d, SEV_ERROR), 1);
+	assert_non_null(strstr(d.v[0].msg, "rendering stopped"));
+	/* an ordinary nested section still renders whole */
+	struct one_tpl t2 = {"{{#l}}{{#l}}x{{/l}}{{/l}}"};
+	struct mustache_set *set2 = mustache_set_new(load_one_tpl, &t2);
+	struct buf out2 = BUF_INIT;
+	assert_int_equal(mustache_render(set2, "main", ctx, &out2, NULL), 0);
+	assert_int_equal(out2.n, 100);
+	buf_free(&out2);
+	mustache_set_free(set2);
+	buf_free(&out);
+	diags_free(&d);
+	val_free(ctx);
+	mustache_set_free(set);
+	free(src);
+	free(open);
+	free(close);
+}
+
 /* ---- content discovery through symlinks ----------------------------------------- */
 
 /* Two symlinks to "." made the walk visit 2^32 paths (it only stopped at 32
@@ -343,6 +401,7 @@ int main(void)
 		cmocka_unit_test(test_rst_warning_flood_capped),
 		cmocka_unit_test(test_rst_deep_nesting),
 		cmocka_unit_test(test_config_urls_checked),
+		cmocka_unit_test(test_mustache_section_bomb),
 		cmocka_unit_test(test_discover_symlink_loops),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
