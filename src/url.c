@@ -1,8 +1,9 @@
 /* url: parsing absolute URLs into parts, canonicalisation, the scheme safety
  * check, host/path accessors and taxonomy glob patterns (see url.h). Pure
- * string code: calls only buf and xalloc. */
+ * string code: calls only buf, utf8 and xalloc. */
 #include "url.h"
 #include "buf.h"
+#include "utf8.h"
 #include "xalloc.h"
 
 #include <stdlib.h>
@@ -96,10 +97,41 @@ static bool host_ok(struct str h)
 				return false;
 		return true;
 	}
-	for (size_t i = 0; i < h.n; i++)
+	for (size_t i = 0; i < h.n; i++) {
+		if (h.p[i] == '%' && i + 2 < h.n && hexval((unsigned char)h.p[i + 1]) >= 0 &&
+		    hexval((unsigned char)h.p[i + 2]) >= 0) {
+			i += 2;
+			continue;
+		}
 		if (!host_char_ok((unsigned char)h.p[i]))
 			return false;
+	}
 	return true;
+}
+
+/* The host as the canonical URL writes it: printable ASCII, so non-ASCII
+ * bytes (an internationalised name) and escaped bytes that a host cannot
+ * hold are percent-encoded with upper-case hex, escapes of allowed ASCII
+ * decoded (lower-cased): canonicalising again changes nothing. */
+static void host_put(struct buf *out, const char *h)
+{
+	if (h[0] == '[') { /* an IPv6 literal: checked by host_ok, hex and ':' only */
+		buf_puts(out, h);
+		return;
+	}
+	for (size_t i = 0; h[i]; i++) {
+		unsigned char c = (unsigned char)h[i];
+		if (c == '%' && hexval((unsigned char)h[i + 1]) >= 0 &&
+		    hexval((unsigned char)h[i + 2]) >= 0) {
+			c = (unsigned char)(hexval((unsigned char)h[i + 1]) * 16 +
+					    hexval((unsigned char)h[i + 2]));
+			i += 2;
+		}
+		if (c < 0x80 && c != '%' && host_char_ok(c))
+			buf_putc(out, (char)lower(c));
+		else
+			buf_printf(out, "%%%02X", c);
+	}
 }
 
 /* Split the authority a[0..n) into host and port, dropping userinfo. */
@@ -368,7 +400,7 @@ static char *canonical_of(const char *s)
 	rewrite_arxiv(host, &path);
 	struct buf out = BUF_INIT;
 	buf_puts(&out, "https://");
-	buf_puts(&out, host);
+	host_put(&out, host);
 	if (port >= 0)
 		buf_printf(&out, ":%ld", port);
 	buf_put(&out, path.p ? path.p : "", path.n);
@@ -399,6 +431,28 @@ bool url_is_absolute_http(const char *url)
 	return c != NULL;
 }
 
+/* A canonical URL writes an internationalised host percent-encoded: show it
+ * as the text it is (when the escapes decode to non-ASCII UTF-8). Takes h. */
+static char *host_unescape(char *h)
+{
+	struct buf b = BUF_INIT;
+	for (size_t i = 0; h[i]; i++) {
+		int hi = h[i] == '%' ? hexval((unsigned char)h[i + 1]) : -1;
+		int lo = hi >= 0 ? hexval((unsigned char)h[i + 2]) : -1;
+		if (lo >= 0 && hi >= 8) {
+			buf_putc(&b, (char)(hi * 16 + lo));
+			i += 2;
+		} else
+			buf_putc(&b, h[i]);
+	}
+	if (b.n == strlen(h) || !utf8_valid(b.p, b.n)) {
+		buf_free(&b);
+		return h;
+	}
+	free(h);
+	return buf_detach(&b);
+}
+
 char *url_host(const char *url)
 {
 	if (!url)
@@ -407,7 +461,7 @@ char *url_host(const char *url)
 	struct url_parts u;
 	char *h = url_split(s, &u) ? host_norm(u.host) : NULL;
 	free(s);
-	return h;
+	return h ? host_unescape(h) : NULL;
 }
 
 char *url_path(const char *url)

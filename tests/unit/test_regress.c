@@ -10,6 +10,7 @@
 #include "mustache.h"
 #include "rst.h"
 #include "source.h"
+#include "url.h"
 
 #include <pthread.h>
 #include <sys/stat.h>
@@ -349,6 +350,38 @@ static void test_mustache_section_bomb(void **state)
 	free(close);
 }
 
+/* ---- URLs ---------------------------------------------------------------------- */
+
+/* fuzz_url crash: "http://tensor-compiler\xff\xff.org/" canonicalised with the
+ * raw bytes in the host, though a canonical URL is documented as printable
+ * ASCII (it names resources and goes into attributes). Hosts are now
+ * percent-encoded there and shown decoded by url_host. */
+static void test_url_non_ascii_host(void **state)
+{
+	(void)state;
+	static const char *in[] = {"http://tensor-compiler\xff\xff.org/", "http://B\xc3\xbc" "cher.DE/x",
+				   "http://b%C3%BC" "cher.de/x", "http://a%2fb.org/", "http://%41.org"};
+	for (size_t i = 0; i < sizeof in / sizeof *in; i++) {
+		char *c = url_canonical(in[i]);
+		assert_non_null(c);
+		for (const char *p = c; *p; p++)
+			assert_true(*p > ' ' && *p < 127);
+		char *again = url_canonical(c);
+		assert_non_null(again);
+		assert_string_equal(c, again);
+		free(again);
+		free(c);
+	}
+	char *a = url_canonical(in[1]), *b = url_canonical(in[2]);
+	assert_string_equal(a, b);
+	assert_string_equal(a, "https://b%C3%BC" "cher.de/x");
+	char *h = url_host(a);
+	assert_string_equal(h, "b\xc3\xbc" "cher.de");
+	free(h);
+	free(a);
+	free(b);
+}
+
 /* ---- content discovery through symlinks ----------------------------------------- */
 
 /* Two symlinks to "." made the walk visit 2^32 paths (it only stopped at 32
@@ -402,6 +435,7 @@ int main(void)
 		cmocka_unit_test(test_rst_deep_nesting),
 		cmocka_unit_test(test_config_urls_checked),
 		cmocka_unit_test(test_mustache_section_bomb),
+		cmocka_unit_test(test_url_non_ascii_host),
 		cmocka_unit_test(test_discover_symlink_loops),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
