@@ -346,7 +346,13 @@ static void rewrite_youtube(char **host, struct buf *path, struct buf *query)
 		return;
 	struct buf q = BUF_INIT;
 	buf_puts(&q, "&v=");
-	buf_puts(&q, id);
+	/* the ID becomes a query value: what would split it is escaped */
+	for (const char *c = id; *c; c++) {
+		if (*c == '&' || *c == '=' || *c == '+' || *c == ';')
+			buf_printf(&q, "%%%02X", (unsigned char)*c);
+		else
+			buf_putc(&q, *c);
+	}
 	buf_put(&q, query->p ? query->p : "", query->n);
 	buf_free(query);
 	*query = q;
