@@ -376,6 +376,9 @@ static void rewrite_arxiv(const char *host, struct buf *path)
 		v--;
 	if (v < n && v > 6 && path->p[v - 1] == 'v' && is_digit((unsigned char)path->p[v - 2]))
 		n = v - 1;
+	/* "/pdf/a/.pdf" leaves "/abs/a/": trailing slashes go, as everywhere */
+	while (n > 5 && path->p[n - 1] == '/')
+		n--;
 	memcpy(path->p + 1, "abs", 3);
 	path->n = n;
 	path->p[n] = '\0';
