@@ -123,6 +123,20 @@ void buf_put_json(struct buf *b, const char *p, size_t n)
 	buf_put(b, p + start, n - start);
 }
 
+int buf_read_file(struct buf *b, const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return -1;
+	char chunk[65536];
+	size_t r;
+	while ((r = fread(chunk, 1, sizeof chunk, f)) > 0)
+		buf_put(b, chunk, r);
+	int err = ferror(f);
+	fclose(f);
+	return err ? -1 : 0;
+}
+
 void buf_reset(struct buf *b)
 {
 	b->n = 0;

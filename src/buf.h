@@ -39,6 +39,8 @@ void buf_put_html(struct buf *b, const char *p, size_t n);
 void buf_puts_html(struct buf *b, const char *s);
 /* Append as the inside of a JSON string (quotes not added). */
 void buf_put_json(struct buf *b, const char *p, size_t n);
+/* Append a whole file. 0, or -1 with errno set when it cannot be read. */
+int buf_read_file(struct buf *b, const char *path);
 void buf_reset(struct buf *b);
 void buf_free(struct buf *b);
 /* Hand the storage to the caller (never NULL: "" when empty) and reset b. */

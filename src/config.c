@@ -622,22 +622,19 @@ int config_parse(struct config *cfg, const char *text, size_t n, const char *pat
 int config_load(struct config *cfg, const char *dir, struct diags *d)
 {
 	char *file = xasprintf("%s/site.yml", dir);
-	FILE *f = fopen(file, "rb");
+	struct buf b = BUF_INIT;
+	int rr = buf_read_file(&b, file);
 	free(file);
-	if (!f) {
+	if (rr) {
+		int err = errno;
+		buf_free(&b);
 		config_defaults(cfg);
-		if (errno != ENOENT) {
-			diag_add(d, SEV_ERROR, "site.yml", 0, 0, "cannot read: %s", strerror(errno));
+		if (err != ENOENT) {
+			diag_add(d, SEV_ERROR, "site.yml", 0, 0, "cannot read: %s", strerror(err));
 			return -1;
 		}
 		return add_default_kinds(cfg, d);
 	}
-	struct buf b = BUF_INIT;
-	char chunk[65536];
-	size_t r;
-	while ((r = fread(chunk, 1, sizeof chunk, f)) > 0)
-		buf_put(&b, chunk, r);
-	fclose(f);
 	int rc = config_parse(cfg, buf_cstr(&b), b.n, "site.yml", d);
 	buf_free(&b);
 	return rc;

@@ -135,17 +135,12 @@ int output_write(struct output *o, const char *relpath, const void *data, size_t
 
 int output_copy(struct output *o, const char *relpath, const char *src)
 {
-	FILE *f = fopen(src, "rb");
-	if (!f) {
+	struct buf b = BUF_INIT;
+	if (buf_read_file(&b, src)) {
 		fail(o, src, "cannot read");
+		buf_free(&b);
 		return -1;
 	}
-	struct buf b = BUF_INIT;
-	char chunk[65536];
-	size_t r;
-	while ((r = fread(chunk, 1, sizeof chunk, f)) > 0)
-		buf_put(&b, chunk, r);
-	fclose(f);
 	int rc = output_write(o, relpath, buf_cstr(&b), b.n);
 	buf_free(&b);
 	return rc;

@@ -14,15 +14,11 @@
 
 static char *read_file(const char *path, size_t *len)
 {
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
 	struct buf b = BUF_INIT;
-	char chunk[65536];
-	size_t r;
-	while ((r = fread(chunk, 1, sizeof chunk, f)) > 0)
-		buf_put(&b, chunk, r);
-	fclose(f);
+	if (buf_read_file(&b, path)) {
+		buf_free(&b);
+		return NULL;
+	}
 	*len = b.n;
 	return buf_detach(&b);
 }

@@ -292,6 +292,15 @@ static int cmp_res_cited(const void *a, const void *b, void *ctx)
 	return cmp_res_title(a, b, ctx);
 }
 
+static int cmp_doc_count(const void *a, const void *b, void *ctx)
+{
+	const size_t *counts = ctx;
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	if (counts[x] != counts[y])
+		return counts[x] > counts[y] ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
 static void fill_topic(struct site *s, size_t ti, size_t *counts)
 {
 	struct topic *t = &s->topics[ti];
@@ -309,17 +318,12 @@ static void fill_topic(struct site *s, size_t ti, size_t *counts)
 					counts[s->res[i].refs[j].doc]++;
 			}
 	qsort_r(t->resources, t->nresources, sizeof *t->resources, cmp_res_title, s);
-	/* documents citing it, most citing first */
+	/* documents citing it, most citing first (then in document order) */
 	t->docs = xcalloc(s->ndocs + 1, sizeof *t->docs);
 	for (size_t d = 0; d < s->ndocs; d++)
 		if (counts[d])
 			t->docs[t->ndocs++] = d;
-	for (size_t i = 1; i < t->ndocs; i++) /* insertion sort: stable, small */
-		for (size_t j = i; j > 0 && counts[t->docs[j]] > counts[t->docs[j - 1]]; j--) {
-			size_t tmp = t->docs[j];
-			t->docs[j] = t->docs[j - 1];
-			t->docs[j - 1] = tmp;
-		}
+	qsort_r(t->docs, t->ndocs, sizeof *t->docs, cmp_doc_count, counts);
 }
 
 static void quick_reference(struct site *s, size_t ti, const struct aliases *al)
