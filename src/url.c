@@ -109,28 +109,17 @@ static bool host_ok(struct str h)
 	return true;
 }
 
-/* The host as the canonical URL writes it: printable ASCII, so non-ASCII
- * bytes (an internationalised name) and escaped bytes that a host cannot
- * hold are percent-encoded with upper-case hex, escapes of allowed ASCII
- * decoded (lower-cased): canonicalising again changes nothing. */
+/* The host as the canonical URL writes it: printable ASCII, so the bytes of
+ * an internationalised name are percent-encoded (host_norm already wrote
+ * every escape in one spelling): canonicalising again changes nothing. */
 static void host_put(struct buf *out, const char *h)
 {
-	if (h[0] == '[') { /* an IPv6 literal: checked by host_ok, hex and ':' only */
-		buf_puts(out, h);
-		return;
-	}
 	for (size_t i = 0; h[i]; i++) {
 		unsigned char c = (unsigned char)h[i];
-		if (c == '%' && hexval((unsigned char)h[i + 1]) >= 0 &&
-		    hexval((unsigned char)h[i + 2]) >= 0) {
-			c = (unsigned char)(hexval((unsigned char)h[i + 1]) * 16 +
-					    hexval((unsigned char)h[i + 2]));
-			i += 2;
-		}
-		if (c < 0x80 && c != '%' && host_char_ok(c))
-			buf_putc(out, (char)lower(c));
-		else
+		if (c >= 0x80)
 			buf_printf(out, "%%%02X", c);
+		else
+			buf_putc(out, (char)c);
 	}
 }
 
@@ -207,22 +196,41 @@ static long port_value(struct str port)
 	return v;
 }
 
-/* Lower-cased host without trailing dot and "www.". */
+/* Lower-cased host without trailing dot and "www.". Escapes are normalised
+ * first (so "a%2E" is "a." and loses its dot like it): an escaped unreserved
+ * ASCII character is decoded, any other escape written with upper-case hex. */
 static char *host_norm(struct str h)
 {
 	struct buf b = BUF_INIT;
-	for (size_t i = 0; i < h.n; i++)
-		buf_putc(&b, (char)lower((unsigned char)h.p[i]));
-	while (b.n > 1 && b.p[b.n - 1] == '.' && b.p[0] != '[')
-		b.p[--b.n] = '\0';
+	for (size_t i = 0; i < h.n; i++) {
+		unsigned char c = (unsigned char)h.p[i];
+		if (c == '%' && i + 2 < h.n && hexval((unsigned char)h.p[i + 1]) >= 0 &&
+		    hexval((unsigned char)h.p[i + 2]) >= 0) {
+			c = (unsigned char)(hexval((unsigned char)h.p[i + 1]) * 16 +
+					    hexval((unsigned char)h.p[i + 2]));
+			i += 2;
+			if (!is_unreserved(c)) {
+				buf_printf(&b, "%%%02X", c);
+				continue;
+			}
+		}
+		buf_putc(&b, (char)lower(c));
+	}
 	char *s = buf_detach(&b);
-	size_t skip = 0;
-	if (strncmp(s, "www.", 4) == 0 && s[4])
-		skip = 4;
-	else if (strcmp(s, "m.youtube.com") == 0)
-		skip = 2;
-	if (skip)
-		memmove(s, s + skip, strlen(s + skip) + 1);
+	/* until nothing changes, so that canonicalising twice changes nothing:
+	 * "www.www.x..", "www.m.youtube.com" */
+	for (size_t skip = 1; skip;) {
+		size_t n = strlen(s);
+		while (n > 1 && s[n - 1] == '.' && s[0] != '[')
+			s[--n] = '\0';
+		skip = 0;
+		if (strncmp(s, "www.", 4) == 0 && s[4])
+			skip = 4;
+		else if (strcmp(s, "m.youtube.com") == 0)
+			skip = 2;
+		if (skip)
+			memmove(s, s + skip, n - skip + 1);
+	}
 	return s;
 }
 
@@ -371,13 +379,18 @@ static void rewrite_arxiv(const char *host, struct buf *path)
 	size_t n = path->n;
 	if (n > 9 && strcmp(path->p + n - 4, ".pdf") == 0 && path->p[1] == 'p')
 		n -= 4;
-	size_t v = n;
-	while (v > 5 && is_digit((unsigned char)path->p[v - 1]))
-		v--;
-	if (v < n && v > 6 && path->p[v - 1] == 'v' && is_digit((unsigned char)path->p[v - 2]))
+	/* every trailing vN, so that a second pass finds none ("1v1v2") */
+	for (;;) {
+		size_t v = n;
+		while (v > 5 && is_digit((unsigned char)path->p[v - 1]))
+			v--;
+		if (!(v < n && v > 6 && path->p[v - 1] == 'v' &&
+		      is_digit((unsigned char)path->p[v - 2])))
+			break;
 		n = v - 1;
+	}
 	/* "/pdf/a/.pdf" leaves "/abs/a/": trailing slashes go, as everywhere */
-	while (n > 5 && path->p[n - 1] == '/')
+	while (n > 1 && path->p[n - 1] == '/')
 		n--;
 	memcpy(path->p + 1, "abs", 3);
 	path->n = n;
@@ -430,6 +443,18 @@ char *url_canonical(const char *url)
 	char *s = url_trim(url);
 	char *c = canonical_of(s);
 	free(s);
+	/* The rewrites (arXiv .pdf and versions, youtu.be, trailing dots) can
+	 * leave something a second pass would still change ("/pdf///..pdf"
+	 * ends in a dot segment): go on to the fixed point, so canonicalising a
+	 * canonical URL never changes it. Two or three passes at most in practice. */
+	for (int pass = 0; c && pass < 8; pass++) {
+		char *again = canonical_of(c);
+		bool same = again && !strcmp(again, c);
+		free(c);
+		c = again;
+		if (same)
+			break;
+	}
 	return c;
 }
 

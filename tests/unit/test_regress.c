@@ -360,7 +360,7 @@ static void test_url_non_ascii_host(void **state)
 {
 	(void)state;
 	static const char *in[] = {"http://tensor-compiler\xff\xff.org/", "http://B\xc3\xbc" "cher.DE/x",
-				   "http://b%C3%BC" "cher.de/x", "http://a%2fb.org/", "http://%41.org"};
+				   "http://b%C3%BC" "cher.de/x", "http://a%2fb.org/", "http://%41.org", "http://%77ww.a%2e%2E/", "http://www.www.\xfa..", "http://www.m.youtube.com/x"};
 	for (size_t i = 0; i < sizeof in / sizeof *in; i++) {
 		char *c = url_canonical(in[i]);
 		assert_non_null(c);
@@ -387,6 +387,25 @@ static void test_url_non_ascii_host(void **state)
 	assert_string_equal(y, y2);
 	free(y);
 	free(y2);
+	/* fuzz_url: an escaped dot ending the host ("x%2e") stayed on the first
+	 * pass and went on the second */
+	y = url_canonical("http://\xff%2e/x");
+	assert_string_equal(y, "https://%FF/x");
+	y2 = url_canonical(y);
+	assert_string_equal(y, y2);
+	free(y);
+	free(y2);
+	/* fuzz_url: more rewrites a second pass still changed */
+	static const char *twice[] = {"https://arxiv.org/pdf//.pdf", "http://arxiv.org/pdf///..pdf",
+				      "https://arxiv.org/pdf/103.df/103.15v15v2.pdf"};
+	for (size_t i = 0; i < sizeof twice / sizeof *twice; i++) {
+		y = url_canonical(twice[i]);
+		assert_non_null(y);
+		y2 = url_canonical(y);
+		assert_string_equal(y, y2);
+		free(y);
+		free(y2);
+	}
 	char *a = url_canonical(in[1]), *b = url_canonical(in[2]);
 	assert_string_equal(a, b);
 	assert_string_equal(a, "https://b%C3%BC" "cher.de/x");
