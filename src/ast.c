@@ -32,6 +32,44 @@ static void learn_table_types(void)
 	cmark_parser_free(p);
 }
 
+/* ---- cmark-gfm's process-wide special characters --------------------------
+ * cmark-gfm 0.29 keeps the inline parser's special characters in one
+ * process-wide table: each parse adds its extensions' characters when its
+ * inline phase starts and removes them when it ends, so two threads parsing
+ * at once lose each other's autolinks (':' 'w') and strikethrough ('~').
+ * Autolink finds its matches through match_inline, never through its
+ * character list: its characters are set once, for good, and its list
+ * emptied, so no parse removes them. Strikethrough needs its list (delimiters
+ * are matched to the extension through it): documents with a '~' are parsed
+ * one at a time with it, the others in parallel without it. */
+
+/* Exported by libcmark-gfm 0.29 (Debian 12) but in no installed header. */
+void cmark_manage_extensions_special_characters(cmark_parser *parser, int add);
+
+/* The leading fields of cmark-gfm 0.29's struct cmark_syntax_extension
+ * (syntax_extension.h), to keep the emptied list reachable. */
+struct ext_head {
+	void *last_block_matches, *try_opening_block, *match_inline, *insert_inline_from_delim;
+	cmark_llist *special_inline_chars;
+};
+
+static cmark_llist *extensions_plain; /* all but strikethrough */
+static cmark_llist *autolink_chars;   /* kept reachable */
+static pthread_mutex_t strike_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void pin_autolink(void)
+{
+	cmark_syntax_extension *autolink = cmark_find_syntax_extension("autolink");
+	if (!autolink)
+		return;
+	cmark_parser *p = cmark_parser_new(CMARK_OPT_DEFAULT);
+	cmark_parser_attach_syntax_extension(p, autolink);
+	cmark_manage_extensions_special_characters(p, 1);
+	cmark_parser_free(p);
+	autolink_chars = ((struct ext_head *)(void *)autolink)->special_inline_chars;
+	cmark_syntax_extension_set_special_inline_chars(autolink, NULL);
+}
+
 static void init(void)
 {
 	cmark_gfm_core_extensions_ensure_registered();
@@ -39,11 +77,32 @@ static void init(void)
 	static const char *names[] = {"table", "strikethrough", "autolink", "tasklist", "tagfilter"};
 	for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
 		cmark_syntax_extension *e = cmark_find_syntax_extension(names[i]);
-		if (e)
-			extensions = cmark_llist_append(mem, extensions, e);
+		if (!e)
+			continue;
+		extensions = cmark_llist_append(mem, extensions, e);
+		if (strcmp(names[i], "strikethrough"))
+			extensions_plain = cmark_llist_append(mem, extensions_plain, e);
 	}
 	table_ext = cmark_find_syntax_extension("table");
 	learn_table_types();
+	pin_autolink();
+}
+
+cmark_node *ast_parse_markdown(const char *text, size_t len, int options)
+{
+	ast_init();
+	bool strike = memchr(text, '~', len) != NULL;
+	if (strike)
+		pthread_mutex_lock(&strike_lock);
+	cmark_parser *p = cmark_parser_new(options);
+	for (cmark_llist *e = strike ? extensions : extensions_plain; e; e = e->next)
+		cmark_parser_attach_syntax_extension(p, e->data);
+	cmark_parser_feed(p, text, len);
+	cmark_node *doc = cmark_parser_finish(p);
+	cmark_parser_free(p);
+	if (strike)
+		pthread_mutex_unlock(&strike_lock);
+	return doc;
 }
 
 void ast_init(void) { pthread_once(&init_once, init); }

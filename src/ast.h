@@ -8,8 +8,11 @@
 
 /* Register the GFM core extensions once (thread-safe; idempotent). */
 void ast_init(void);
-/* The extension list the Markdown reader attaches and the HTML renderer uses. */
+/* The extension list the HTML renderer uses (every GFM extension). */
 cmark_llist *ast_extensions(void);
+/* Parse Markdown with the GFM extensions. Thread-safe, and parallel: it works
+ * around cmark-gfm's process-wide special-character table (see ast.c). */
+cmark_node *ast_parse_markdown(const char *text, size_t len, int options);
 
 /* Source line of a node: the reader's own record when it set one
  * (ast_set_line), else cmark's start line; 0 when unknown. */

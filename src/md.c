@@ -8,13 +8,9 @@
 
 #include <cmark-gfm-extension_api.h>
 
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* Guards cmark-gfm's process-wide special-character table (see md_parse_depth);
- * library state, not build state. */
-static pthread_mutex_t parse_lock = PTHREAD_MUTEX_INITIALIZER;
 
 cmark_node *md_parse(const char *text, size_t len, const char *path, bool escape_html,
 		     struct diags *d)
@@ -26,19 +22,7 @@ cmark_node *md_parse_depth(const char *text, size_t len, const char *path, bool 
 			   int max_depth, struct diags *d)
 {
 	int opts = CMARK_OPT_DEFAULT | CMARK_OPT_FOOTNOTES | CMARK_OPT_VALIDATE_UTF8;
-	/* cmark-gfm 0.29 keeps the inline parser's special characters in one
-	 * process-wide table: attaching an extension adds its characters, and
-	 * cmark_parser_finish removes them again. Two threads parsing at once
-	 * thus lose each other's autolinks, strikethrough and table pipes
-	 * (citations vanished at random with -j 2). One parse at a time. */
-	pthread_mutex_lock(&parse_lock);
-	cmark_parser *p = cmark_parser_new(opts);
-	for (cmark_llist *e = ast_extensions(); e; e = e->next)
-		cmark_parser_attach_syntax_extension(p, e->data);
-	cmark_parser_feed(p, text, len);
-	cmark_node *doc = cmark_parser_finish(p);
-	cmark_parser_free(p);
-	pthread_mutex_unlock(&parse_lock);
+	cmark_node *doc = ast_parse_markdown(text, len, opts);
 	md_limit_depth(doc, max_depth, path, d);
 	md_make_safe(doc, path, escape_html, d);
 	return doc;
