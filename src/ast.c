@@ -54,7 +54,8 @@ struct ext_head {
 };
 
 static cmark_llist *extensions_plain; /* all but strikethrough */
-static cmark_llist *autolink_chars;   /* kept reachable */
+/* write-only on purpose: "used" keeps the compiler from dropping it */
+static cmark_llist *autolink_chars __attribute__((used)); /* kept reachable */
 static pthread_mutex_t strike_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static void pin_autolink(void)
