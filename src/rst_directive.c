@@ -218,6 +218,7 @@ static void image_into(struct rst_ctx *c, cmark_node *para, struct dir *d)
 	if (!*uri)
 		rst_warn(c, d->line, "Error in \"%s\" directive: 1 argument(s) required, 0 supplied.", d->name);
 	cmark_node *img = cmark_node_new(CMARK_NODE_IMAGE);
+	ast_set_line(img, d->line); /* for the unsafe-URL warning */
 	cmark_node_set_url(img, uri);
 	const char *alt = opt_get(d, "alt");
 	ast_append(img, ast_text(alt ? alt : uri));

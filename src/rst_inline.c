@@ -434,6 +434,7 @@ static void substitution(struct il *p, size_t a, size_t b, int refend, size_t po
 		ast_append(target, ast_text(name));
 	} else if (sd->kind == RST_S_IMAGE) {
 		cmark_node *img = cmark_node_new(CMARK_NODE_IMAGE);
+		ast_set_line(img, line_of(p, pos)); /* for the unsafe-URL warning */
 		cmark_node_set_url(img, sd->val);
 		ast_append(img, ast_text(sd->alt ? sd->alt : name));
 		ast_append(target, img);

@@ -102,7 +102,9 @@ shapes rst-links
 for l in 5 9 15 20 23 32 34; do
 	expect rst-links "content/links.rst:$l:$C: warning: unsafe link target"
 done
-expect rst-links "content/links.rst:$D: warning: unsafe image target \"javascript:"
+expect rst-links "content/links.rst:23:$C: warning: unsafe image target \"javascript:"
+expect rst-links "content/links.rst:29:$C: warning: unsafe image target \"vbscript:"
+expect rst-links "content/links.rst:34:$C: warning: unsafe image target \"javascript:"
 expect rst-links "content/links.rst:41:$C: warning: \"raw\" directive disabled"
 expect rst-links "content/links.rst:51:$C: warning: \"include\" directive disabled"
 grep -q 'root:x:0' "$TMP/box/rst-links/public/links/index.html" && fail "rst-links: /etc/passwd included"
