@@ -1,6 +1,7 @@
 /* render: template lookup and the machine-readable outputs (see render.h). */
 #include "render.h"
 #include "embedded.h"
+#include "hash.h"
 #include "html.h"
 #include "path.h"
 #include "value.h"
@@ -160,13 +161,36 @@ static void json_str(struct buf *out, const char *key, const char *v)
 /* Written straight into the buffer, a resource per line: no value tree of a
  * quarter of a million citations in memory. Schema: docs/resources.schema.json
  * (copied to assets/). */
+static void json_strlist_item(struct buf *out, bool first, const char *v)
+{
+	buf_puts(out, first ? "\"" : ",\"");
+	buf_puts_json_safe(out, v);
+	buf_putc(out, '"');
+}
+
+static int cmp_strp_bsearch(const void *key, const void *elem)
+{
+	return strcmp(key, *(char *const *)elem);
+}
+
 void render_resources_json(const struct site *s, struct buf *out)
 {
 	buf_puts(out, "{");
 	json_str(out, "$schema", "assets/resources.schema.json");
 	buf_putc(out, ',');
 	json_str(out, "site", s->cfg.title);
-	buf_puts(out, ",\"resources\":[\n");
+	/* documents once; citations name them by path */
+	buf_puts(out, ",\"documents\":[\n");
+	for (size_t i = 0; i < s->ndocs; i++) {
+		buf_putc(out, '{');
+		json_str(out, "path", s->docs[i].relpath);
+		buf_putc(out, ',');
+		json_str(out, "page", s->docs[i].url);
+		buf_putc(out, ',');
+		json_str(out, "title", s->docs[i].title);
+		buf_puts(out, i + 1 < s->ndocs ? "},\n" : "}\n");
+	}
+	buf_puts(out, "],\"resources\":[\n");
 	for (size_t i = 0; i < s->nres; i++) {
 		const struct resource *r = &s->res[i];
 		buf_putc(out, '{');
@@ -175,40 +199,40 @@ void render_resources_json(const struct site *s, struct buf *out)
 		json_str(out, "slug", r->slug);
 		buf_putc(out, ',');
 		json_str(out, "title", r->title);
-		buf_putc(out, ',');
+		buf_puts(out, ",\"titles\":[");
+		struct hash seen = HASH_INIT;
+		for (size_t k = 0; k < r->nrefs; k++) {
+			const char *t = s->docs[r->refs[k].doc].cites[r->refs[k].cite].title;
+			if (!hash_get(&seen, t, NULL)) {
+				json_strlist_item(out, seen.n == 0, t);
+				hash_put(&seen, t, 0);
+			}
+		}
+		hash_free(&seen);
+		buf_puts(out, "],");
 		json_str(out, "description", r->desc);
 		buf_putc(out, ',');
 		json_str(out, "kind", r->kind >= 0 ? s->cfg.kinds[r->kind].id : NULL);
 		buf_puts(out, ",\"topics\":[");
-		for (size_t k = 0; k < r->ntopics; k++) {
-			buf_puts(out, k ? ",\"" : "\"");
-			buf_puts_json_safe(out, s->topics[r->topics[k]].id);
-			buf_putc(out, '"');
-		}
+		for (size_t k = 0; k < r->ntopics; k++)
+			json_strlist_item(out, k == 0, s->topics[r->topics[k]].id);
 		buf_puts(out, "],\"urls\":[");
-		for (size_t k = 0; k < r->nspellings; k++) {
-			buf_puts(out, k ? ",\"" : "\"");
-			buf_puts_json_safe(out, r->spellings[k]);
-			buf_putc(out, '"');
-		}
+		for (size_t k = 0; k < r->nspellings; k++)
+			json_strlist_item(out, k == 0, r->spellings[k]);
 		buf_puts(out, "],\"citations\":[");
 		for (size_t k = 0; k < r->nrefs; k++) {
 			const struct doc *d = &s->docs[r->refs[k].doc];
 			const struct citation *c = &d->cites[r->refs[k].cite];
+			char **sp = bsearch(c->url, r->spellings, r->nspellings, sizeof *r->spellings,
+					    cmp_strp_bsearch);
 			buf_puts(out, k ? ",{" : "{");
 			json_str(out, "document", d->relpath);
-			buf_putc(out, ',');
-			json_str(out, "page", d->url);
 			buf_putc(out, ',');
 			json_str(out, "section", c->heading >= 0 ? d->headings[c->heading].id : NULL);
 			buf_puts(out, ",\"line\":");
 			buf_put_uint(out, c->line > 0 ? (unsigned)c->line : 0);
-			buf_putc(out, ',');
-			json_str(out, "url", c->url);
-			buf_putc(out, ',');
-			json_str(out, "title", c->title);
-			buf_putc(out, ',');
-			json_str(out, "text", c->text);
+			buf_puts(out, ",\"spelling\":");
+			buf_put_uint(out, sp ? (size_t)(sp - r->spellings) : 0);
 			buf_putc(out, '}');
 		}
 		buf_puts(out, i + 1 < s->nres ? "]},\n" : "]}\n");
