@@ -18,11 +18,51 @@ cmark_node *md_parse(const char *text, size_t len, const char *path, bool escape
 	return md_parse_depth(text, len, path, escape_html, 0, d);
 }
 
+/* cmark-gfm 0.29 parses and renders a table row in time quadratic in its
+ * cells: one 40,000-cell row took 12 s, a 4 MB one would take hours. In a
+ * line with more than MD_MAX_TABLE_CELLS pipes every pipe is escaped ("\\|"),
+ * so it shows as text and never splits cells; one warning at the first such
+ * line. NULL when there is none (the text is parsed as it is). */
+static char *tame_wide_rows(const char *text, size_t len, const char *path, struct diags *d)
+{
+	struct buf out = BUF_INIT;
+	size_t done = 0; /* text[0..done) is in out */
+	int line = 1;
+	for (size_t start = 0; start < len; line++) {
+		const char *nl = memchr(text + start, '\n', len - start);
+		size_t end = nl ? (size_t)(nl - text) : len;
+		size_t pipes = 0;
+		for (size_t i = start; i < end; i++)
+			pipes += text[i] == '|';
+		if (pipes > MD_MAX_TABLE_CELLS) {
+			if (!out.p)
+				diag_addc(d, SEV_WARNING, "too-wide", path, line, 0,
+					  "more than %d table cells in a row: its pipes are shown as text",
+					  MD_MAX_TABLE_CELLS);
+			buf_put(&out, text + done, start - done);
+			for (size_t i = start; i < end; i++) {
+				if (text[i] == '|' && (i == start || text[i - 1] != '\\'))
+					buf_putc(&out, '\\');
+				buf_putc(&out, text[i]);
+			}
+			done = end;
+		}
+		start = end + 1;
+	}
+	if (!out.p)
+		return NULL;
+	buf_put(&out, text + done, len - done);
+	return buf_detach(&out);
+}
+
 cmark_node *md_parse_depth(const char *text, size_t len, const char *path, bool escape_html,
 			   int max_depth, struct diags *d)
 {
 	int opts = CMARK_OPT_DEFAULT | CMARK_OPT_FOOTNOTES | CMARK_OPT_VALIDATE_UTF8;
-	cmark_node *doc = ast_parse_markdown(text, len, opts);
+	char *tamed = tame_wide_rows(text, len, path, d);
+	cmark_node *doc = tamed ? ast_parse_markdown(tamed, strlen(tamed), opts)
+				: ast_parse_markdown(text, len, opts);
+	free(tamed);
 	md_limit_depth(doc, max_depth, path, d);
 	md_make_safe(doc, path, escape_html, d);
 	return doc;

@@ -18,6 +18,9 @@ cmark_node *md_parse(const char *text, size_t len, const char *path, bool escape
 /* Default of limits.max_nesting: lists and block quotes nested deeper are
  * flattened. */
 #define MD_DEFAULT_MAX_DEPTH 64
+/* A line with more '|' than this has them escaped, so that it is no table row
+ * (cmark-gfm's tables are quadratic in the cells of a row); a warning says so. */
+#define MD_MAX_TABLE_CELLS 256
 /* md_parse with a nesting limit (0: MD_DEFAULT_MAX_DEPTH, which md_parse uses). */
 cmark_node *md_parse_depth(const char *text, size_t len, const char *path, bool escape_html,
 			   int max_depth, struct diags *d);

@@ -14,6 +14,7 @@
 #include "url.h"
 
 #include <pthread.h>
+#include <time.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -196,6 +197,39 @@ static void test_md_deep_lists(void **state)
 	free(html);
 	cmark_node_free(doc);
 	diags_free(&d2);
+	buf_free(&b);
+}
+
+/* A 40,000-cell table row took 12 s to parse and render (cmark-gfm's tables
+ * are quadratic in the cells of a row); rows past MD_MAX_TABLE_CELLS are
+ * text now. Small tables stay tables. */
+static void test_md_wide_table(void **state)
+{
+	(void)state;
+	ast_init();
+	struct buf b = BUF_INIT;
+	for (int row = 0; row < 3; row++) {
+		buf_putc(&b, '|');
+		for (int i = 0; i < 40000; i++)
+			buf_puts(&b, row == 1 ? "-|" : "x|");
+		buf_putc(&b, '\n');
+	}
+	buf_puts(&b, "\n|a|b|\n|-|-|\n|1|2|\n");
+	struct diags d = DIAGS_INIT;
+	time_t t0 = time(NULL);
+	cmark_node *doc = md_parse(b.p, b.n, "w.md", false, &d);
+	char *html = cmark_render_html(doc, CMARK_OPT_DEFAULT, ast_extensions());
+	assert_true(time(NULL) - t0 < 5);
+	assert_int_equal(count_code(&d, "too-wide"), 1);
+	assert_int_equal(d.v[0].line, 1);
+	/* the small table is still one */
+	const char *t = strstr(html, "<table>");
+	assert_non_null(t);
+	assert_null(strstr(t + 1, "<table>"));
+	assert_non_null(strstr(html, "x|x|x"));
+	free(html);
+	cmark_node_free(doc);
+	diags_free(&d);
 	buf_free(&b);
 }
 
@@ -511,6 +545,7 @@ int main(void)
 		cmocka_unit_test(test_md_deep_quotes),
 		cmocka_unit_test(test_md_deep_lists),
 		cmocka_unit_test(test_md_nesting_within_limit),
+		cmocka_unit_test(test_md_wide_table),
 		cmocka_unit_test(test_md_unsafe_url_message_one_line),
 		cmocka_unit_test(test_rst_warning_flood_capped),
 		cmocka_unit_test(test_rst_deep_nesting),
