@@ -6,7 +6,7 @@
 # and include, path traversal in slugs and documents:); the big or odd inputs
 # are generated here, never committed: symlinks out of content/ and in loops,
 # a 100 MB file, binary data named .md, a million-line document, a 10 MB
-# line, 100,000-level nesting in both formats. For every case:
+# line, 100,000-level nesting in both formats, a 100,000-column table. For every case:
 #  - ssg exits 0 or 1 (never a crash, a sanitizer report or a timeout);
 #  - each hostile file gets a diagnostic `content/<file>:<line>:<col>:
 #    <severity>: ...` (the grep names what it must say);
@@ -198,6 +198,9 @@ with open(os.path.join(d, "lists.md"), "w") as f:
     f.write("- " * 100000 + "deep\n")
 with open(os.path.join(d, "brackets.md"), "w") as f:
     f.write("[" * 100000 + "x" + "](" * 50000 + "\n\n" + "*_" * 100000 + "\n\n" + "<a>" * 30000 + "\n")
+with open(os.path.join(d, "wide.md"), "w") as f:
+    for mark in "a-x":
+        f.write("|" + (mark + "|") * 100000 + "\n")
 with open(os.path.join(d, "lists.rst"), "w") as f:
     f.write("- " * 100000 + "deep\n")
 with open(os.path.join(d, "quotes.rst"), "w") as f:
@@ -213,8 +216,9 @@ shapes big
 expect big "content/quotes.md:1:$C: warning: lists and quotes nest deeper than 64 levels"
 expect big "content/lists.md:1:$C: warning: lists and quotes nest deeper than 64 levels"
 expect big "content/lists.rst:1:$C: warning: Nesting deeper than 64 levels"
+expect big "content/wide.md:1:$C: warning: more than [0-9]+ table cells in a row"
 expect big "content/quotes.rst:$D: warning: Nesting deeper than 64 levels"
-for f in million longline quotes lists brackets; do
+for f in million longline quotes lists brackets wide; do
 	[ -f "$TMP/box/big/public/$f/index.html" ] || fail "big: $f.md was not built"
 done
 grep -q "999999" "$TMP/box/big/public/million/index.html" || fail "big: the last line is missing"
