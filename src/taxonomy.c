@@ -95,6 +95,8 @@ static bool has_word(const char *text, const char *word)
 
 struct classify_ctx {
 	struct site *s;
+	char ***kind_urls;       /* per kind: its url patterns, compiled */
+	char ***topic_urls;      /* per topic: the same */
 	char ***words;           /* per topic: its words, lower-cased, NULL-terminated */
 	unsigned char **heads;   /* per document: nheadings x ntopics, 1 when a heading
 				  * rule of the topic matches the section or a section
@@ -142,8 +144,40 @@ static void prepare_words(struct classify_ctx *x)
 	}
 }
 
+static char **compile_urls(const struct cfg_match *m)
+{
+	char **v = xcalloc(m->nurls + 1, sizeof *v);
+	for (size_t i = 0; i < m->nurls; i++)
+		v[i] = url_pattern_compile(m->urls[i]);
+	return v;
+}
+
+static void free_strv(char **v)
+{
+	for (char **p = v; p && *p; p++)
+		free(*p);
+	free(v);
+}
+
+static void prepare_urls(struct classify_ctx *x)
+{
+	const struct config *cfg = &x->s->cfg;
+	x->kind_urls = xcalloc(cfg->nkinds + 1, sizeof *x->kind_urls);
+	for (size_t k = 0; k < cfg->nkinds; k++)
+		x->kind_urls[k] = compile_urls(&cfg->kinds[k].match);
+	x->topic_urls = xcalloc(cfg->ntopics + 1, sizeof *x->topic_urls);
+	for (size_t t = 0; t < cfg->ntopics; t++)
+		x->topic_urls[t] = compile_urls(&cfg->topics[t].match);
+}
+
 static void classify_ctx_free(struct classify_ctx *x)
 {
+	for (size_t k = 0; k < x->s->cfg.nkinds; k++)
+		free_strv(x->kind_urls[k]);
+	free(x->kind_urls);
+	for (size_t t = 0; t < x->s->cfg.ntopics; t++)
+		free_strv(x->topic_urls[t]);
+	free(x->topic_urls);
 	for (size_t t = 0; t < x->s->cfg.ntopics; t++) {
 		for (char **w = x->words[t]; *w; w++)
 			free(*w);
@@ -184,13 +218,15 @@ static char *resource_text(const struct site *s, const struct resource *r)
 	return l;
 }
 
-static bool match_url_rules(const struct cfg_match *m, const struct resource *r)
+/* key: the resource's url_match_key; urls: the rule's compiled patterns. */
+static bool match_url_rules(const struct cfg_match *m, char **urls, const struct resource *r,
+			    const char *key)
 {
 	for (size_t i = 0; i < m->nhosts; i++)
 		if (taxonomy_host_match(r->host, m->hosts[i]))
 			return true;
-	for (size_t i = 0; i < m->nurls; i++)
-		if (url_match_pattern(r->canonical, m->urls[i]))
+	for (size_t i = 0; urls[i]; i++)
+		if (url_match_key_pattern(key, urls[i]))
 			return true;
 	return false;
 }
@@ -233,8 +269,9 @@ static void classify_one(const struct classify_ctx *x, size_t ri)
 	r->kind = -1;
 	if (o && o->kind)
 		r->kind = config_kind_index(cfg, o->kind);
+	char *key = url_match_key(r->canonical);
 	for (size_t k = 0; r->kind < 0 && k < cfg->nkinds; k++)
-		if (match_url_rules(&cfg->kinds[k].match, r))
+		if (match_url_rules(&cfg->kinds[k].match, x->kind_urls[k], r, key))
 			r->kind = (int)k;
 	if (o && o->title) {
 		free(r->title);
@@ -255,13 +292,15 @@ static void classify_one(const struct classify_ctx *x, size_t ri)
 		char *text = resource_text(s, r);
 		for (size_t t = 0; t < cfg->ntopics; t++) {
 			const struct cfg_match *m = &cfg->topics[t].match;
-			if (match_url_rules(m, r) || match_text_rules(x, t, r, text))
+			if (match_url_rules(m, x->topic_urls[t], r, key) ||
+			    match_text_rules(x, t, r, text))
 				r->topics[r->ntopics++] = (int)t;
 		}
 		free(text);
 	}
 	if (!r->ntopics)
 		r->topics[r->ntopics++] = (int)cfg->ntopics; /* unsorted */
+	free(key);
 }
 
 static void classify_task(void *ctx, size_t i)
@@ -391,6 +430,7 @@ void taxonomy_classify(struct site *s)
 	struct classify_ctx x = {.s = s};
 	prepare_words(&x);
 	prepare_heads(&x);
+	prepare_urls(&x);
 	pool_run(s->jobs, s->nres, classify_task, &x);
 	classify_ctx_free(&x);
 	for (size_t i = 0; i < s->nres; i++)

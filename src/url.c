@@ -653,26 +653,41 @@ static char *pattern_norm(const char *pattern)
 	return s;
 }
 
-bool url_match_pattern(const char *canonical_url, const char *pattern)
+char *url_match_key(const char *url)
 {
-	if (!canonical_url || !pattern)
-		return false;
-	char *host = url_host(canonical_url);
-	char *path = host ? url_path(canonical_url) : NULL;
-	if (!host) {
-		free(path);
-		return false;
-	}
+	if (!url)
+		return NULL;
+	char *host = url_host(url);
+	if (!host)
+		return NULL;
+	char *path = url_path(url);
 	struct buf subject = BUF_INIT;
 	buf_puts(&subject, host);
-	if (strcmp(path, "/") != 0)
+	if (path && strcmp(path, "/") != 0)
 		buf_puts(&subject, path);
-	char *pat = pattern_norm(pattern);
-	size_t pn = strlen(pat);
-	bool m = glob_match(pat, pn, subject.p, subject.n);
-	free(pat);
 	free(host);
 	free(path);
-	buf_free(&subject);
+	return buf_detach(&subject);
+}
+
+char *url_pattern_compile(const char *pattern)
+{
+	return pattern ? pattern_norm(pattern) : NULL;
+}
+
+bool url_match_key_pattern(const char *key, const char *compiled)
+{
+	if (!key || !compiled)
+		return false;
+	return glob_match(compiled, strlen(compiled), key, strlen(key));
+}
+
+bool url_match_pattern(const char *canonical_url, const char *pattern)
+{
+	char *key = url_match_key(canonical_url);
+	char *pat = key ? url_pattern_compile(pattern) : NULL;
+	bool m = url_match_key_pattern(key, pat);
+	free(key);
+	free(pat);
 	return m;
 }

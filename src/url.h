@@ -86,5 +86,11 @@ char *url_path(const char *url);
  * black.readthedocs.io/en/stable). A scheme or a leading "www." in the
  * pattern is ignored. False when either is NULL or the URL has no host. */
 bool url_match_pattern(const char *canonical_url, const char *pattern);
+/* The same in two steps, for matching many URLs against many patterns: the
+ * key (host+path) of a URL, once per URL (NULL when it has no host); the
+ * compiled pattern, once per pattern; then the match. */
+char *url_match_key(const char *url);
+char *url_pattern_compile(const char *pattern);
+bool url_match_key_pattern(const char *key, const char *compiled);
 
 #endif
