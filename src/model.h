@@ -86,6 +86,7 @@ struct site {
 	struct index_chunk *chunks;
 	size_t nchunks;
 	struct val *nav_cache[8]; /* views' shared navigation by page depth (view.c) */
+	struct val *nav_html[8];  /* the same rendered once (site.c), or NULL */
 	struct diags diags;
 };
 

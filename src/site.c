@@ -397,6 +397,22 @@ static size_t copy_statics(struct site *s, struct output *out, struct template_s
 	return n;
 }
 
+/* The topic navigation without a current topic is the same on every page of
+ * a depth: rendered once through the theme's navtree partial, pages with no
+ * topic of their own insert it ({{{nav_html}}} in the layout). */
+static void prerender_nav(struct site *s, struct mustache_set *tpl)
+{
+	for (size_t depth = 0; depth < 8; depth++) {
+		struct val *ctx = val_map();
+		val_setk(ctx, "nav", val_ref(s->nav_cache[depth]));
+		struct buf b = BUF_INIT;
+		if (mustache_render(tpl, "navtree", ctx, &b, NULL) == 0)
+			s->nav_html[depth] = val_str_own(buf_detach(&b));
+		buf_free(&b);
+		val_free(ctx);
+	}
+}
+
 /* Refuse an output folder that holds the sources, or one that is not ours. */
 static int check_output_dir(const char *src, const char *outdir, struct diags *d)
 {
@@ -493,6 +509,7 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 		for (size_t i = 0; i < sizeof names / sizeof *names; i++)
 			mustache_compile(j.tpl, names[i], d);
 		view_prepare(&s);
+		prerender_nav(&s, j.tpl);
 		pool_run(jobs_of(o), k, render_one, &j);
 		view_release(&s);
 		/* marks the folder as ssg output: only such a folder is ever replaced */

@@ -102,6 +102,8 @@ void view_release(struct site *s)
 	for (size_t depth = 0; depth < 8; depth++) {
 		val_free(s->nav_cache[depth]);
 		s->nav_cache[depth] = NULL;
+		val_free(s->nav_html[depth]);
+		s->nav_html[depth] = NULL;
 	}
 }
 
@@ -141,8 +143,11 @@ static struct val *base(const struct site *s, const char *dir, const char *kind,
 	size_t depth = 0;
 	for (const char *p = dir; *p; p++)
 		depth += *p == '/';
-	if (current_topic < 0 && depth < 8 && s->nav_cache[depth])
+	if (current_topic < 0 && depth < 8 && s->nav_cache[depth]) {
 		val_setk(v, "nav", val_ref(s->nav_cache[depth]));
+		if (s->nav_html[depth])
+			val_setk(v, "nav_html", val_ref(s->nav_html[depth]));
+	}
 	else
 		val_setk(v, "nav", nav_tree(s, -1, current_topic, root));
 	val_setk(v, "breadcrumbs", val_list());
@@ -698,5 +703,6 @@ struct val *view_not_found(const struct site *s)
 	val_set(v, "root", val_str_own(xasprintf("%s%s", bu, bl && bu[bl - 1] == '/' ? "" : "/")));
 	/* the nav was built with "./": rebuild it with the absolute root */
 	val_set(v, "nav", nav_tree(s, -1, -1, root_of(v)));
+	val_set(v, "nav_html", val_null());
 	return v;
 }
