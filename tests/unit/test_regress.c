@@ -121,6 +121,8 @@ static void *parse_many(void *arg)
 static void test_md_parallel_autolinks(void **state)
 {
 	(void)state;
+	if (getenv("REGRESS_QUICK")) /* valgrind runs threads one at a time anyway */
+		skip();
 	ast_init();
 	struct buf b = BUF_INIT, st = BUF_INIT;
 	for (int i = 0; i < URLS_PER_DOC; i++) {
@@ -206,6 +208,8 @@ static void test_md_deep_lists(void **state)
 static void test_md_wide_table(void **state)
 {
 	(void)state;
+	if (getenv("REGRESS_QUICK")) /* timed: meaningless under valgrind */
+		skip();
 	ast_init();
 	struct buf b = BUF_INIT;
 	for (int row = 0; row < 3; row++) {
@@ -361,7 +365,7 @@ static char *load_one_tpl(void *ud, const char *name, size_t *len)
 /* fuzz_mustache (slow unit): sections nested over a list multiply, so 500
  * bytes of template asked for 10^15 iterations and never finished. Now the
  * render stops at MUSTACHE_MAX_STEPS with an error. A few seconds; skipped
- * when REGRESS_QUICK is set (valgrind_test.sh). */
+ * when REGRESS_QUICK is set (valgrind_test.sh), like the other slow ones. */
 static void test_mustache_section_bomb(void **state)
 {
 	(void)state;
