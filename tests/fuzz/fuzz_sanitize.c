@@ -1,8 +1,10 @@
 /* fuzz_sanitize: libFuzzer target for the raw-HTML sanitiser. Beyond crashes
  * it checks the output for what must never get through: a <script (or any
  * other dropped element's) tag, an on* handler attribute, an unsafe URL in
- * href/src, and it must be a fixed point (sanitising it again keeps it). */
+ * href/src (read as a browser reads the attribute), and the output must be a
+ * fixed point (sanitising it again keeps it). */
 #include <ctype.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +15,40 @@
 #include "sanitize.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* An attribute value as the browser reads it: the sanitiser's escapes
+ * (&amp; &lt; &gt; &quot; &#39; and numeric references) decoded. */
+static void attr_decode(const char *v, size_t n, struct buf *out)
+{
+	static const struct {
+		const char *ent;
+		char c;
+	} named[] = {{"&amp;", '&'}, {"&lt;", '<'}, {"&gt;", '>'}, {"&quot;", '"'}, {"&#39;", '\''}};
+	for (size_t i = 0; i < n; i++) {
+		size_t k = 0;
+		for (; k < sizeof named / sizeof *named; k++) {
+			size_t l = strlen(named[k].ent);
+			if (i + l <= n && !memcmp(v + i, named[k].ent, l)) {
+				buf_putc(out, named[k].c);
+				i += l - 1;
+				break;
+			}
+		}
+		if (k < sizeof named / sizeof *named)
+			continue;
+		if (v[i] == '&' && i + 2 < n && v[i + 1] == '#') {
+			char *end;
+			bool hex = v[i + 2] == 'x' || v[i + 2] == 'X';
+			unsigned long cp = strtoul(v + i + 2 + hex, &end, hex ? 16 : 10);
+			if (end < v + n && *end == ';' && cp > 0 && cp < 0x80) {
+				buf_putc(out, (char)cp);
+				i = (size_t)(end - v);
+				continue;
+			}
+		}
+		buf_putc(out, v[i]);
+	}
+}
 
 static int attr_is(const char *a, size_t n, const char *name)
 {
@@ -58,9 +94,13 @@ static void check_tags(const char *s, size_t n)
 				size_t v = ++j;
 				while (j < n && s[j] != '"')
 					j++;
-				if ((attr_is(s + an, j0 - an, "href") || attr_is(s + an, j0 - an, "src")) &&
-				    !sanitize_url_ok(s + v, j - v))
-					abort();
+				if (attr_is(s + an, j0 - an, "href") || attr_is(s + an, j0 - an, "src")) {
+					struct buf url = BUF_INIT;
+					attr_decode(s + v, j - v, &url);
+					if (!sanitize_url_ok(buf_cstr(&url), url.n))
+						abort();
+					buf_free(&url);
+				}
 				j++;
 			}
 		}
