@@ -118,15 +118,17 @@ FUZZ_SECONDS ?= 60
 FUZZ_TARGETS ?= rst config mustache url utf8 sanitize doc
 FUZZ_FLAGS   ?= -rss_limit_mb=2048 -timeout=10
 FUZZ_SAN      = -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+# Lower render limits, so that a template bomb stops well inside -timeout.
+FUZZ_DEFS     = -DMUSTACHE_MAX_STEPS=2000000ULL "-DMUSTACHE_MAX_OUTPUT=((size_t)16<<20)"
 FUZZ_BINS    := $(FUZZ_TARGETS:%=build/fuzz/fuzz_%)
 
 fuzz-build:
 	@$(MAKE) --no-print-directory BUILD=build/fuzz CC=clang \
-		CFLAGS="-O1 -g -fsanitize=fuzzer-no-link $(FUZZ_SAN)" build/fuzz/libssg.a
+		CFLAGS='-O1 -g -fsanitize=fuzzer-no-link $(FUZZ_SAN) $(FUZZ_DEFS)' build/fuzz/libssg.a
 	@$(MAKE) --no-print-directory $(FUZZ_BINS)
 
 build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c build/fuzz/libssg.a
-	clang $(WARN) $(CPPFLAGS_SSG) -O1 -g -fsanitize=fuzzer $(FUZZ_SAN) -o $@ $< \
+	clang $(WARN) $(CPPFLAGS_SSG) -O1 -g -fsanitize=fuzzer $(FUZZ_SAN) $(FUZZ_DEFS) -o $@ $< \
 		build/fuzz/libssg.a $(LDLIBS_SSG)
 
 fuzz: fuzz-build

@@ -25,8 +25,12 @@
 /* Most ops one mustache_render may execute, and most bytes it may append:
  * beyond either it stops with an error (sections nested over lists multiply,
  * so a short template could otherwise ask for billions). */
+#ifndef MUSTACHE_MAX_STEPS /* the fuzzing build lowers both */
 #define MUSTACHE_MAX_STEPS 20000000ULL
+#endif
+#ifndef MUSTACHE_MAX_OUTPUT
 #define MUSTACHE_MAX_OUTPUT ((size_t)256 << 20)
+#endif
 /* Deepest nesting of sections/blocks/parents inside one template source. */
 #define MUSTACHE_MAX_NESTING 200
 
