@@ -50,7 +50,7 @@ void config_defaults(struct config *cfg)
 	cfg->author = xstrdup("");
 	cfg->raw_html = RAW_HTML_SANITIZE;
 	cfg->qr_per_topic = 5;
-	cfg->resource_page_min = 2;
+	cfg->resource_page_min = 3;
 	cfg->per_page = 500;
 	cfg->max_file_size = 10L * 1024 * 1024;
 	cfg->max_nesting = 64;
