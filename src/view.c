@@ -617,7 +617,9 @@ struct val *view_resource_index(const struct site *s, size_t chunk)
 		struct val *cur = val_setk(g, "resources", val_list());
 		for (size_t k = 0; k < ch->n; k++) {
 			size_t ri = s->index_order[ch->start + k];
-			struct val *item = val_push(cur, resource_item(s, ri, root, false));
+			/* a resource without a page of its own names its citing
+			 * documents here, its only place */
+			struct val *item = val_push(cur, resource_item(s, ri, root, !s->res[ri].has_page));
 			val_setk_str(item, "anchor", s->res[ri].slug);
 			if (s->res[ri].kind >= 0)
 				kind_counts[s->res[ri].kind]++;
