@@ -50,8 +50,13 @@ int meta_from_yaml(const struct yamlx *y, ynode map, struct doc_meta *m, struct 
 			rc = -1;
 		} else if (!strcmp(key, "title"))
 			rc |= yamlx_get_str(y, v, key, &m->title, d);
-		else if (!strcmp(key, "slug"))
+		else if (!strcmp(key, "slug")) {
 			rc |= yamlx_get_str(y, v, key, &m->slug, d);
+			m->slug_line = yamlx_line(y, v);
+			m->slug_col = yamlx_col(y, v);
+			free(m->slug_path);
+			m->slug_path = xstrdup(y->path);
+		}
 		else if (!strcmp(key, "description"))
 			rc |= yamlx_get_str(y, v, key, &m->description, d);
 		else if (!strcmp(key, "date"))
@@ -94,7 +99,12 @@ static void take_str(char **dst, char *const *src)
 void meta_merge(struct doc_meta *dst, const struct doc_meta *src)
 {
 	take_str(&dst->title, &src->title);
-	take_str(&dst->slug, &src->slug);
+	if (!dst->slug && src->slug) {
+		dst->slug = xstrdup(src->slug);
+		dst->slug_line = src->slug_line;
+		dst->slug_col = src->slug_col;
+		take_str(&dst->slug_path, &src->slug_path);
+	}
 	take_str(&dst->description, &src->description);
 	take_str(&dst->date, &src->date);
 	take_str(&dst->updated, &src->updated);
@@ -118,6 +128,7 @@ void meta_free(struct doc_meta *m)
 {
 	free(m->title);
 	free(m->slug);
+	free(m->slug_path);
 	free(m->description);
 	free(m->date);
 	free(m->updated);

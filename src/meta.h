@@ -13,6 +13,8 @@
 struct doc_meta {
 	char *title;        /* NULL when not given */
 	char *slug;
+	int slug_line, slug_col;     /* where the slug was given, for diagnostics */
+	char *slug_path;
 	char *description;
 	char *date;         /* YYYY-MM-DD as written */
 	char *updated;      /* last-updated date, YYYY-MM-DD */

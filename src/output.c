@@ -4,7 +4,9 @@
 #include "path.h"
 #include "xalloc.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <ftw.h>
 #include <stdio.h>
@@ -22,6 +24,36 @@ static void fail(struct output *o, const char *path, const char *what)
 	pthread_mutex_unlock(&o->lock);
 }
 
+/* Staging folders of builds that were killed (their process is gone) would
+ * pile up beside the output: remove them. Another build still running keeps
+ * its own. */
+static void remove_stale_staging(const char *final)
+{
+	char *parent = path_dirname(final);
+	const char *base = path_basename(final);
+	char *prefix = xconcat(base, ".staging-", NULL);
+	size_t pl = strlen(prefix);
+	DIR *dh = opendir(*parent ? parent : ".");
+	struct dirent *e;
+	while (dh && (e = readdir(dh))) {
+		if (strncmp(e->d_name, prefix, pl))
+			continue;
+		char *end;
+		long pid = strtol(e->d_name + pl, &end, 10);
+		if (*end || pid <= 0 || pid == (long)getpid())
+			continue;
+		if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+			continue; /* alive, or not ours to judge */
+		char *stale = *parent ? path_join(parent, e->d_name) : xstrdup(e->d_name);
+		output_remove_tree(stale);
+		free(stale);
+	}
+	if (dh)
+		closedir(dh);
+	free(prefix);
+	free(parent);
+}
+
 int output_begin(struct output *o, const char *dir, struct diags *d)
 {
 	memset(o, 0, sizeof *o);
@@ -33,6 +65,7 @@ int output_begin(struct output *o, const char *dir, struct diags *d)
 		o->final[--n] = '\0';
 	o->staging = xasprintf("%s.staging-%ld", o->final, (long)getpid());
 	output_remove_tree(o->staging);
+	remove_stale_staging(o->final);
 	char *parent = path_dirname(o->final);
 	if (*parent && path_mkdirs(parent)) {
 		fail(o, parent, "cannot create the output's parent folder");

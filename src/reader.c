@@ -21,7 +21,8 @@ cmark_node *reader_parse(const struct source *s, const struct config *cfg, struc
 		doc = rst_parse(buf_cstr(&text), text.n, s->relpath, &o, d);
 		md_make_safe(doc, s->relpath, escape, d);
 	} else
-		doc = md_parse(buf_cstr(&text), text.n, s->relpath, escape, d);
+		doc = md_parse_depth(buf_cstr(&text), text.n, s->relpath, escape,
+				     (int)cfg->max_nesting, d);
 	buf_free(&text);
 	return doc;
 }

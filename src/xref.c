@@ -18,7 +18,9 @@ static char *doc_slug(struct doc *d)
 	if (d->meta.slug && *d->meta.slug) {
 		char *s = slug_url(d->meta.slug, 80);
 		if (strcmp(s, d->meta.slug))
-			diag_addc(&d->diags, SEV_WARNING, "slug", d->shown, d->meta.topics_line, 0,
+			diag_addc(&d->diags, SEV_WARNING, "slug",
+				  d->meta.slug_path ? d->meta.slug_path : d->shown, d->meta.slug_line,
+				  d->meta.slug_col,
 				  "slug \"%s\" is not a plain URL slug: using \"%s\"", d->meta.slug,
 				  s);
 		return s;

@@ -96,7 +96,7 @@ want=$M1
 [ "$cur" = v2 ] && want=$M2
 [ "$(manifest)" = "$want" ] || fail "the build after the kills is not the $cur site"
 left=$(find "$SITE" -maxdepth 1 -name 'public.*' | wc -l)
-[ "$left" = 0 ] || echo "note: $left staging folder(s) left by killed builds"
+[ "$left" = 0 ] || fail "$left staging folder(s) of killed builds left after the next build"
 
 echo "atomic_kill: $fails failure(s)"
 [ "$fails" = 0 ]
