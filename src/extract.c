@@ -259,7 +259,7 @@ static void describe_plain(struct citation *c)
 	c->desc = NULL;
 }
 
-static void describe(struct doc *doc, struct citation *c, cmark_node *link, const char *prev_title)
+static void describe(struct citation *c, cmark_node *link, const char *prev_title)
 {
 	cmark_node *entry = entry_of(link);
 	cmark_node *para = entry_para(entry);
@@ -323,7 +323,6 @@ static void describe(struct doc *doc, struct citation *c, cmark_node *link, cons
 	free(lead);
 	free(prefix);
 	free(label_prefix);
-	(void)doc;
 }
 
 /* Autolinked URLs carry no position: use the nearest ancestor's line. */
@@ -470,7 +469,7 @@ void extract_doc(struct doc *doc)
 				if (entry_links > EXTRACT_ENTRY_LINKS)
 					describe_plain(c);
 				else
-					describe(doc, c, n, entry == prev_entry ? prev_title : NULL);
+					describe(c, n, entry == prev_entry ? prev_title : NULL);
 				if (entry != prev_entry) {
 					free(prev_title);
 					prev_title = xstrdup(c->title);

