@@ -22,9 +22,10 @@ fail() {
 }
 VG="valgrind -q --leak-check=full --show-leak-kinds=definite,indirect,possible --errors-for-leak-kinds=definite,indirect,possible --error-exitcode=1"
 CC=${CC:-cc}
-LIBS="-lcmark-gfm-extensions -lcmark-gfm -lyaml -lmicrohttpd -lpthread -lcmocka"
+LIBS="-lcmark-gfm-extensions -lcmark-gfm -lyaml -lmicrohttpd -lcurl -lpthread -lcmocka"
 
-for t in regress url utf8 sanitize mustache rst; do
+# every unit test binary (the slow and threaded regression tests skip)
+for t in $(ls tests/unit/test_*.c | sed 's|tests/unit/test_||; s|\.c$||'); do
 	src="tests/unit/test_$t.c"
 	[ -f "$src" ] || continue
 	if ! $CC -std=c11 -D_GNU_SOURCE -O1 -g -Isrc -Ibuild -Itests/unit -o "$TMP/test_$t" "$src" \
