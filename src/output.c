@@ -83,8 +83,7 @@ int output_begin(struct output *o, const char *dir, struct diags *d)
 /* When the previous site holds relpath with exactly these bytes, hard-link
  * it into the staging folder instead of writing: an unchanged file costs a
  * read, keeps its inode and mtime, and the swap stays all-or-nothing. */
-static bool same_as_before(struct output *o, const char *relpath, const char *full,
-			   const void *data, size_t n)
+static bool same_as_before(struct output *o, const char *relpath, const void *data, size_t n)
 {
 	char *old = path_join(o->final, relpath);
 	bool same = false;
@@ -106,9 +105,53 @@ static bool same_as_before(struct output *o, const char *relpath, const char *fu
 	}
 	if (fd >= 0)
 		close(fd);
-	same = same && link(old, full) == 0;
 	free(old);
 	return same;
+}
+
+/* Hard-link each unchanged file from the previous site into the staging
+ * folder (only when the site changed: see output_commit). */
+static int link_unchanged(struct output *o)
+{
+	for (size_t i = 0; i < o->nsame; i++) {
+		char *old = path_join(o->final, o->same[i]);
+		char *full = path_join(o->staging, o->same[i]);
+		char *dir = path_dirname(full);
+		int rc = path_mkdirs(dir) || link(old, full);
+		free(dir);
+		free(old);
+		free(full);
+		if (rc) {
+			fail(o, o->same[i], "cannot link the unchanged file");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Regular files under dir (symlinks and others are not followed). */
+static size_t count_files(const char *dir, int depth)
+{
+	DIR *dh = depth < 64 ? opendir(dir) : NULL;
+	if (!dh)
+		return 0;
+	size_t n = 0;
+	struct dirent *e;
+	while ((e = readdir(dh))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		char *p = path_join(dir, e->d_name);
+		struct stat st;
+		if (lstat(p, &st) == 0) {
+			if (S_ISDIR(st.st_mode))
+				n += count_files(p, depth + 1);
+			else if (S_ISREG(st.st_mode))
+				n++;
+		}
+		free(p);
+	}
+	closedir(dh);
+	return n;
 }
 
 int output_write(struct output *o, const char *relpath, const void *data, size_t n)
@@ -117,6 +160,17 @@ int output_write(struct output *o, const char *relpath, const void *data, size_t
 		errno = EINVAL;
 		fail(o, relpath, "refusing to write outside the output folder");
 		return -1;
+	}
+	if (same_as_before(o, relpath, data, n)) {
+		/* linked at commit, and only when something else changed */
+		pthread_mutex_lock(&o->lock);
+		o->same = xgrow(o->same, &o->capsame, o->nsame + 1, sizeof *o->same);
+		o->same[o->nsame++] = xstrdup(relpath);
+		o->files++;
+		o->unchanged++;
+		o->bytes += n;
+		pthread_mutex_unlock(&o->lock);
+		return 0;
 	}
 	char *full = path_join(o->staging, relpath);
 	char *dir = path_dirname(full);
@@ -127,15 +181,6 @@ int output_write(struct output *o, const char *relpath, const void *data, size_t
 		return -1;
 	}
 	free(dir);
-	if (same_as_before(o, relpath, full, data, n)) {
-		free(full);
-		pthread_mutex_lock(&o->lock);
-		o->files++;
-		o->unchanged++;
-		o->bytes += n;
-		pthread_mutex_unlock(&o->lock);
-		return 0;
-	}
 	int fd = open(full, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
 	if (fd < 0) {
 		fail(o, relpath, "cannot write");
@@ -208,6 +253,15 @@ int output_commit(struct output *o)
 			output_abort(o);
 			return -1;
 		}
+		/* nothing changed: every file the same, none new, none gone */
+		if (o->unchanged == o->files && count_files(o->final, 0) == o->files) {
+			output_remove_tree(o->staging);
+			return 0;
+		}
+		if (link_unchanged(o)) {
+			output_abort(o);
+			return -1;
+		}
 		/* atomic: readers see the old site or the new one, never neither */
 		if (renameat2(AT_FDCWD, o->staging, AT_FDCWD, o->final, RENAME_EXCHANGE)) {
 			fail(o, o->final, "cannot swap in the new site");
@@ -231,6 +285,9 @@ void output_abort(struct output *o)
 
 void output_free(struct output *o)
 {
+	for (size_t i = 0; i < o->nsame; i++)
+		free(o->same[i]);
+	free(o->same);
 	free(o->final);
 	free(o->staging);
 	pthread_mutex_destroy(&o->lock);

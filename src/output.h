@@ -1,9 +1,10 @@
 /* output: writing the site. Every file goes into a staging folder beside the
  * output folder; output_commit swaps it in whole (renameat2 RENAME_EXCHANGE),
  * so a failed or killed build leaves the previous site intact. A file whose
- * bytes equal the previous site's is hard-linked, not written: an unchanged
- * rebuild writes no file and keeps every mtime; files the new site lacks go
- * with the old one. Paths are checked: nothing is written outside the staging
+ * bytes equal the previous site's is hard-linked, not written, and when every
+ * file is unchanged (none new, none gone) the previous site stays as it is:
+ * an unchanged rebuild creates no file or folder and keeps every mtime; files
+ * the new site lacks go with the old one. Paths are checked: nothing is written outside the staging
  * folder. Thread-safe. Level 5. */
 #ifndef SSG_OUTPUT_H
 #define SSG_OUTPUT_H
@@ -16,7 +17,11 @@ struct output {
 	char *final;     /* the output folder */
 	char *staging;   /* where this build writes */
 	size_t files;
-	size_t unchanged;  /* of them, linked from the previous site */
+	size_t unchanged;  /* of them, the same as in the previous site */
+	char **same;       /* their paths: hard-linked at commit when the site
+			    * changed; when nothing changed the previous site
+			    * simply stays */
+	size_t nsame, capsame;
 	unsigned long long bytes;
 	int failed;
 	pthread_mutex_t lock;

@@ -52,7 +52,16 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.server.log.append((self.command, self.path, time.monotonic()))
             return sum(1 for m, p, _ in self.server.log if p == self.path)
 
+    def done(self):
+        # the request stops counting as in flight before its answer is sent:
+        # once the client has the answer it may rightly start the next one
+        if getattr(self, "counted", False):
+            self.counted = False
+            with self.server.lock:
+                self.server.inflight -= 1
+
     def answer(self, code, headers=(), body=b""):
+        self.done()
         try:
             self.send_response(code)
             for k, v in headers:
@@ -68,11 +77,11 @@ class Handler(http.server.BaseHTTPRequestHandler):
         with self.server.lock:
             self.server.inflight += 1
             self.server.most = max(self.server.most, self.server.inflight)
+        self.counted = True
         try:
             self.route_one()
         finally:
-            with self.server.lock:
-                self.server.inflight -= 1
+            self.done()
 
     def route_one(self):
         n = self.record()
