@@ -107,47 +107,6 @@ static bool is_relative_src(const char *url)
 	return true;
 }
 
-/* dir/ref with "." and ".." resolved; NULL when it leaves content/. */
-static char *resolve_src(const char *from, const char *ref)
-{
-	char *dir = path_dirname(from);
-	char *joined = *dir ? xasprintf("%s/%.*s", dir, (int)strcspn(ref, "?#"), ref)
-			    : xstrndup(ref, strcspn(ref, "?#"));
-	free(dir);
-	struct buf b = BUF_INIT;
-	char *save = NULL;
-	bool bad = false;
-	for (char *p = strtok_r(joined, "/", &save); p && !bad; p = strtok_r(NULL, "/", &save)) {
-		if (!strcmp(p, "."))
-			continue;
-		if (!strcmp(p, "..")) {
-			char *slash = b.n ? strrchr(b.p, '/') : NULL;
-			bad = !b.n;
-			b.n = slash ? (size_t)(slash - b.p) : 0;
-			if (b.p)
-				b.p[b.n] = '\0';
-			continue;
-		}
-		if (b.n)
-			buf_putc(&b, '/');
-		buf_puts(&b, p);
-	}
-	free(joined);
-	if (bad) {
-		buf_free(&b);
-		return NULL;
-	}
-	return buf_detach(&b);
-}
-
-static bool site_has_file(const struct site *s, const char *rel)
-{
-	for (size_t i = 0; i < s->nstatics; i++)
-		if (!strcmp(s->statics[i].relpath, rel))
-			return true;
-	return model_doc_by_path(s, rel) >= 0;
-}
-
 static void check_images(const struct site *s, const struct doc *doc, struct diags *d)
 {
 	if (!doc->tree)
@@ -161,8 +120,8 @@ static void check_images(const struct site *s, const struct doc *doc, struct dia
 		const char *url = cmark_node_get_url(n);
 		if (!url || !is_relative_src(url))
 			continue;
-		char *rel = resolve_src(doc->relpath, url);
-		if (!rel || !site_has_file(s, rel))
+		char *rel = xref_resolve_path(doc->relpath, url);
+		if (!rel || (!xref_is_static(s, rel) && model_doc_by_path(s, rel) < 0))
 			diag_addc(d, SEV_WARNING, "missing-file", doc->shown, ast_line(n),
 				  cmark_node_get_start_column(n),
 				  "image of a file that does not exist: %s", url);

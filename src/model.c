@@ -17,6 +17,9 @@ long model_resource(const struct site *s, const char *canonical)
 
 long model_doc_by_path(const struct site *s, const char *relpath)
 {
+	size_t v;
+	if (s->doc_by_path.n)
+		return hash_get(&s->doc_by_path, relpath, &v) ? (long)v : -1;
 	for (size_t i = 0; i < s->ndocs; i++)
 		if (!strcmp(s->docs[i].relpath, relpath))
 			return (long)i;
@@ -167,6 +170,8 @@ void model_free(struct site *s)
 	}
 	free(s->res);
 	hash_free(&s->res_by_url);
+	hash_free(&s->doc_by_path);
+	hash_free(&s->static_by_path);
 	for (size_t i = 0; i < s->ntopics; i++) {
 		struct topic *t = &s->topics[i];
 		free(t->id);

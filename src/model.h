@@ -77,6 +77,8 @@ struct site {
 	struct resource *res;
 	size_t nres, capres;
 	struct hash res_by_url;
+	struct hash doc_by_path;    /* relpath -> document (xref_resolve builds it) */
+	struct hash static_by_path; /* relpath -> static file */
 	struct topic *topics;   /* cfg topics, then "unsorted" last */
 	size_t ntopics;
 	struct static_file *statics;
@@ -122,6 +124,12 @@ void xref_resolve(struct site *s);
 void xref_paginate(struct site *s);
 /* First alphanumeric character of a title, upper-cased; '#' for digits and none. */
 char xref_letter(const char *title);
+/* Resolve a relative reference ("a/../b/c.md#x?y": the query and fragment
+ * are ignored) against the folder of `from`, both relative to content/.
+ * A new string; NULL when it leaves content/. */
+char *xref_resolve_path(const char *from, const char *ref);
+/* Whether rel names a static (non-document) file under content/. */
+bool xref_is_static(const struct site *s, const char *rel);
 /* The documents sharing the most resources with doc d (at most max).
  * Resources cited by more than XREF_RELATED_MAX_CITERS documents are too
  * common to relate two documents. */

@@ -69,11 +69,11 @@ static void assign_urls(struct site *s)
 	hash_free(&taken);
 }
 
-/* Resolve "a/../b/c.md" against the folder of `from`; NULL when it leaves the root. */
-static char *resolve_rel(const char *from, const char *ref)
+char *xref_resolve_path(const char *from, const char *ref)
 {
 	char *dir = path_dirname(from);
-	char *joined = *dir ? xasprintf("%s/%s", dir, ref) : xstrdup(ref);
+	size_t rl = strcspn(ref, "?#");
+	char *joined = *dir ? xasprintf("%s/%.*s", dir, (int)rl, ref) : xstrndup(ref, rl);
 	free(dir);
 	char **parts = xcalloc(strlen(joined) + 1, sizeof *parts);
 	size_t n = 0;
@@ -107,12 +107,9 @@ static char *resolve_rel(const char *from, const char *ref)
 	return buf_detach(&b);
 }
 
-static bool has_static(const struct site *s, const char *rel)
+bool xref_is_static(const struct site *s, const char *rel)
 {
-	for (size_t i = 0; i < s->nstatics; i++)
-		if (!strcmp(s->statics[i].relpath, rel))
-			return true;
-	return false;
+	return hash_get(&s->static_by_path, rel, NULL);
 }
 
 /* Anchors of a document: heading ids and ids that readers put in custom nodes. */
@@ -139,11 +136,11 @@ static void resolve_link(struct site *s, struct doc *d, struct ilink *l)
 		/* "#anchor" in the same document */
 		l->target = (long)d->index;
 	} else {
-		char *rel = resolve_rel(d->relpath, url);
+		char *rel = xref_resolve_path(d->relpath, url);
 		long t = rel ? model_doc_by_path(s, rel) : -1;
 		if (t >= 0)
 			l->target = t;
-		else if (!rel || !has_static(s, rel)) {
+		else if (!rel || !xref_is_static(s, rel)) {
 			l->missing = true;
 			diag_addc(&d->diags, SEV_WARNING, "missing-file", d->shown, l->line, l->col,
 				  "link to a file that does not exist: %s", l->url);
@@ -161,6 +158,10 @@ static void resolve_link(struct site *s, struct doc *d, struct ilink *l)
 void xref_resolve(struct site *s)
 {
 	assign_urls(s);
+	for (size_t i = 0; i < s->ndocs; i++)
+		hash_put(&s->doc_by_path, s->docs[i].relpath, i);
+	for (size_t i = 0; i < s->nstatics; i++)
+		hash_put(&s->static_by_path, s->statics[i].relpath, i);
 	for (size_t i = 0; i < s->ndocs; i++)
 		for (size_t k = 0; k < s->docs[i].nilinks; k++)
 			resolve_link(s, &s->docs[i], &s->docs[i].ilinks[k]);
