@@ -8,7 +8,7 @@ static const struct {
 } helps[] = {
 	{"build",
 	 "usage: ssg build [-s|--source DIR] [-o|--output DIR] [--base-url URL] [--drafts]\n"
-	 "                 [-j|--jobs N] [-q|--quiet] [-v|--verbose]\n"
+	 "                 [-j|--jobs N] [-q|--quiet] [-v|--verbose] [--timings]\n"
 	 "\n"
 	 "Build the site in DIR (default .) into DIR/public (or --output). The new site is\n"
 	 "written beside the output folder and swapped in whole: a failed build leaves the\n"
@@ -21,6 +21,7 @@ static const struct {
 	 "  -j, --jobs N       threads (default: one per processor)\n"
 	 "  -q, --quiet        print only errors and warnings\n"
 	 "  -v, --verbose      print every diagnostic, notes included\n"
+	 "      --timings      print how long each phase took (read, model, render, write)\n"
 	 "\n"
 	 "Exit status: 0 built, 1 content or configuration errors, 2 usage errors.\n"},
 	{"check",

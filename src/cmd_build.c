@@ -31,10 +31,11 @@ int cmd_build(int argc, char **argv)
 		{"base-url", required_argument, NULL, 'b'}, {"drafts", no_argument, NULL, 'd'},
 		{"jobs", required_argument, NULL, 'j'},    {"quiet", no_argument, NULL, 'q'},
 		{"verbose", no_argument, NULL, 'v'},       {"help", no_argument, NULL, 'h'},
+		{"timings", no_argument, NULL, 't'},
 		{NULL, 0, NULL, 0},
 	};
 	struct build_opts o = {.source = "."};
-	bool quiet = false, verbose = false;
+	bool quiet = false, verbose = false, timings = false;
 	int c;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "s:o:j:qvh", opts, NULL)) != -1) {
@@ -53,6 +54,7 @@ int cmd_build(int argc, char **argv)
 		}
 		case 'q': quiet = true; break;
 		case 'v': verbose = true; break;
+		case 't': timings = true; break;
 		case 'h': cli_help("build", stdout); return 0;
 		default: return cmd_usage_error("build", "unknown option");
 		}
@@ -70,6 +72,9 @@ int cmd_build(int argc, char **argv)
 			"in %.0f ms\n",
 			rc ? "build failed" : "built", st.docs, st.pages, st.statics, st.resources,
 			st.unsorted, st.files, st.unchanged, st.warnings, st.errors, st.ms);
+	if (timings)
+		fprintf(stderr, "timings: read %.0f ms, model %.0f ms, render %.0f ms, write %.0f ms\n",
+			st.read_ms, st.model_ms, st.render_ms, st.write_ms);
 	diags_free(&d);
 	return rc ? 1 : 0;
 }

@@ -71,6 +71,7 @@ struct static_file {
 struct site {
 	struct config cfg;
 	int jobs;               /* threads the model may use */
+	double read_ms, model_ms; /* how long loading took, phase by phase */
 	char *source_dir;
 	struct doc *docs;
 	size_t ndocs;

@@ -25,6 +25,13 @@
 #include <sys/stat.h>
 #include <time.h>
 
+static double now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1000.0 + (double)ts.tv_nsec / 1e6;
+}
+
 /* ---- reading documents (parallel) --------------------------------------------- */
 
 struct read_job {
@@ -187,6 +194,7 @@ int site_load(struct site *s, const struct build_opts *o, struct diags *d)
 	s->docs = xcalloc(ndocs + 1, sizeof *s->docs);
 	s->ndocs = ndocs;
 	struct read_job job = {s, content, rels, o->keep_trees};
+	double t0 = now_ms();
 	pool_run(jobs_of(o), ndocs, read_one, &job);
 	/* drop what could not be read, and drafts */
 	size_t keep = 0;
@@ -220,8 +228,11 @@ int site_load(struct site *s, const struct build_opts *o, struct diags *d)
 	free(content);
 	/* last-updated dates: front matter wins, else the last commit (one git run) */
 	gitdates_fill(s->source_dir, s->docs, s->ndocs);
+	s->read_ms = now_ms() - t0;
+	t0 = now_ms();
 	model_build(s);
 	link_health(s);
+	s->model_ms = now_ms() - t0;
 	/* topic ids named in front matter must exist */
 	for (size_t i = 0; i < s->ndocs; i++) {
 		struct doc *doc = &s->docs[i];
@@ -301,11 +312,17 @@ static void render_one(void *ctx, size_t i)
 	struct render_job *j = ctx;
 	struct site *s = j->s;
 	struct page_task *t = &j->tasks[i];
-	char *dir = NULL, *path;
-	switch (t->kind) {
-	case PAGE_DATA:
+	char *dir = NULL, *path = NULL;
+	if (t->kind == PAGE_DATA) {
 		write_data_file(s, j->out, t->index);
 		return;
+	}
+	/* the page's view comes from an arena, dropped in one go */
+	struct val_arena arena = VAL_ARENA_INIT;
+	val_arena_use(&arena);
+	switch (t->kind) {
+	case PAGE_DATA:
+		break;
 	case PAGE_DOC: {
 		dir = view_doc_dir(s, t->index);
 		char *root = path_root_prefix(dir);
@@ -352,6 +369,8 @@ static void render_one(void *ctx, size_t i)
 			break;
 		}
 	}
+	val_arena_use(NULL);
+	val_arena_release(&arena);
 	free(dir);
 	free(path);
 }
@@ -455,13 +474,6 @@ static int check_output_dir(const char *src, const char *outdir, struct diags *d
 	return rc;
 }
 
-static double now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1000.0 + (double)ts.tv_nsec / 1e6;
-}
-
 int site_build(const struct build_opts *o, struct diags *d, struct build_stats *st)
 {
 	double t0 = now_ms();
@@ -510,7 +522,10 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 			mustache_compile(j.tpl, names[i], d);
 		view_prepare(&s);
 		prerender_nav(&s, j.tpl);
+		double t1 = now_ms();
 		pool_run(jobs_of(o), k, render_one, &j);
+		st->render_ms = now_ms() - t1;
+		t1 = now_ms();
 		view_release(&s);
 		/* marks the folder as ssg output: only such a folder is ever replaced */
 		output_write(&out, ".ssg-output", "ssg\n", 4);
@@ -525,12 +540,15 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 			rc = -1;
 		} else
 			rc = output_commit(&out);
+		st->write_ms = now_ms() - t1;
 		st->bytes = out.bytes;
 		st->files = out.files;
 		st->unchanged = out.unchanged;
 		output_free(&out);
 	} else
 		rc = -1;
+	st->read_ms = s.read_ms;
+	st->model_ms = s.model_ms;
 	st->docs = s.ndocs;
 	st->resources = s.nres;
 	st->topics = s.ntopics ? s.ntopics - 1 : 0;

@@ -28,6 +28,7 @@ struct build_stats {
 	size_t warnings, errors;
 	unsigned long long bytes;
 	double ms;
+	double read_ms, model_ms, render_ms, write_ms; /* the phases of ms */
 };
 
 /* Load and model the site (no writing). Returns -1 on config errors or any

@@ -2,13 +2,95 @@
 #include "value.h"
 #include "xalloc.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+/* ---- the arena ---------------------------------------------------------------- */
+
+struct val_arena_block {
+	struct val_arena_block *next;
+	size_t used, size;
+	max_align_t data[];
+};
+
+static _Thread_local struct val_arena *current;
+
+void val_arena_use(struct val_arena *a) { current = a; }
+
+static void *arena_alloc(struct val_arena *a, size_t n)
+{
+	n = (n + sizeof(max_align_t) - 1) & ~(sizeof(max_align_t) - 1);
+	struct val_arena_block *b = a->blocks;
+	if (!b || b->size - b->used < n) {
+		if (a->next_size < 16384)
+			a->next_size = 16384;
+		size_t size = n > a->next_size ? n : a->next_size;
+		if (a->next_size < (1u << 20))
+			a->next_size *= 2;
+		b = xmalloc(sizeof *b + size);
+		b->next = a->blocks;
+		b->used = 0;
+		b->size = size;
+		a->blocks = b;
+	}
+	void *p = (char *)b->data + b->used;
+	b->used += n;
+	return p;
+}
+
+void val_arena_release(struct val_arena *a)
+{
+	while (a->blocks) {
+		struct val_arena_block *next = a->blocks->next;
+		free(a->blocks);
+		a->blocks = next;
+	}
+	for (size_t i = 0; i < a->nowned; i++)
+		free(a->owned[i]);
+	free(a->owned);
+	memset(a, 0, sizeof *a);
+}
+
+static char *dup_n(const char *s, size_t n)
+{
+	if (!current)
+		return xstrndup(s, n);
+	char *d = arena_alloc(current, n + 1);
+	memcpy(d, s, n);
+	d[n] = '\0';
+	return d;
+}
+
+/* Room for need items of size bytes in an array of a value. */
+static void *grow_items(struct val *v, void *p, size_t need, size_t size)
+{
+	if (!v->in_arena)
+		return xgrow(p, &v->cap, need, size);
+	if (need <= v->cap)
+		return p;
+	size_t c = v->cap ? v->cap * 2 : 8;
+	while (c < need)
+		c *= 2;
+	void *np = arena_alloc(current, c * size);
+	if (v->n)
+		memcpy(np, p, v->n * size);
+	v->cap = c;
+	return np;
+}
+
+/* ---- values ------------------------------------------------------------------- */
+
 static struct val *val_new(enum val_kind k)
 {
-	struct val *v = xcalloc(1, sizeof *v);
+	struct val *v;
+	if (current) {
+		v = arena_alloc(current, sizeof *v);
+		memset(v, 0, sizeof *v);
+		v->in_arena = true;
+	} else
+		v = xcalloc(1, sizeof *v);
 	v->kind = k;
 	return v;
 }
@@ -25,7 +107,7 @@ struct val *val_bool(bool b)
 struct val *val_strn(const char *s, size_t n)
 {
 	struct val *v = val_new(VAL_STR);
-	v->s = xstrndup(s, n);
+	v->s = dup_n(s, n);
 	v->slen = n;
 	return v;
 }
@@ -37,10 +119,36 @@ struct val *val_str_own(char *s)
 	struct val *v = val_new(VAL_STR);
 	v->s = s;
 	v->slen = strlen(s);
+	if (v->in_arena) {
+		current->owned = xgrow(current->owned, &current->capowned, current->nowned + 1,
+				       sizeof *current->owned);
+		current->owned[current->nowned++] = s;
+	}
 	return v;
 }
 
-struct val *val_int(long long i) { return val_str_own(xasprintf("%lld", i)); }
+struct val *val_concat(const char *a, const char *b)
+{
+	size_t an = strlen(a), bn = strlen(b);
+	struct val *v = val_new(VAL_STR);
+	v->s = current ? arena_alloc(current, an + bn + 1) : xmalloc(an + bn + 1);
+	memcpy(v->s, a, an);
+	memcpy(v->s + an, b, bn + 1);
+	v->slen = an + bn;
+	return v;
+}
+
+struct val *val_int(long long i)
+{
+	char tmp[24], *e = tmp + sizeof tmp, *p = e;
+	unsigned long long u = i < 0 ? 0ULL - (unsigned long long)i : (unsigned long long)i;
+	do
+		*--p = (char)('0' + u % 10);
+	while (u /= 10);
+	if (i < 0)
+		*--p = '-';
+	return val_strn(p, (size_t)(e - p));
+}
 struct val *val_list(void) { return val_new(VAL_LIST); }
 struct val *val_map(void) { return val_new(VAL_MAP); }
 
@@ -60,7 +168,7 @@ const struct val *val_deref(const struct val *v)
 
 struct val *val_push(struct val *list, struct val *item)
 {
-	list->items = xgrow(list->items, &list->cap, list->n + 1, sizeof *list->items);
+	list->items = grow_items(list, list->items, list->n + 1, sizeof *list->items);
 	list->items[list->n++] = item;
 	return item;
 }
@@ -74,17 +182,17 @@ struct val *val_set(struct val *map, const char *key, struct val *v)
 			return v;
 		}
 	}
-	map->pairs = xgrow(map->pairs, &map->cap, map->n + 1, sizeof *map->pairs);
-	map->pairs[map->n].key = xstrdup(key);
+	map->pairs = grow_items(map, map->pairs, map->n + 1, sizeof *map->pairs);
+	map->pairs[map->n].key = map->in_arena ? dup_n(key, strlen(key)) : xstrdup(key);
 	map->pairs[map->n].val = v;
-	map->pairs[map->n].own_key = true;
+	map->pairs[map->n].own_key = !map->in_arena;
 	map->n++;
 	return v;
 }
 
 struct val *val_setk(struct val *map, const char *key, struct val *v)
 {
-	map->pairs = xgrow(map->pairs, &map->cap, map->n + 1, sizeof *map->pairs);
+	map->pairs = grow_items(map, map->pairs, map->n + 1, sizeof *map->pairs);
 	map->pairs[map->n].key = key;
 	map->pairs[map->n].val = v;
 	map->pairs[map->n].own_key = false;
@@ -107,9 +215,11 @@ const struct val *val_getn(const struct val *m, const char *key, size_t keylen)
 	m = val_deref(m);
 	if (!m || m->kind != VAL_MAP)
 		return NULL;
-	for (size_t i = 0; i < m->n; i++)
-		if (strncmp(m->pairs[i].key, key, keylen) == 0 && m->pairs[i].key[keylen] == '\0')
+	for (size_t i = 0; i < m->n; i++) {
+		const char *k = m->pairs[i].key;
+		if (k[0] == key[0] && !strncmp(k, key, keylen) && k[keylen] == '\0')
 			return val_deref(m->pairs[i].val);
+	}
 	/* has_<key> of a list key not set explicitly: whether the list has items */
 	if (keylen > 4 && !strncmp(key, "has_", 4)) {
 		const struct val *l = val_getn(m, key + 4, keylen - 4);
@@ -163,7 +273,7 @@ struct val *val_copy(const struct val *v)
 
 void val_free(struct val *v)
 {
-	if (!v)
+	if (!v || v->in_arena)
 		return;
 	free(v->s);
 	for (size_t i = 0; i < v->n; i++) {

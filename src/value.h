@@ -31,13 +31,32 @@ struct val {
 	struct val_pair *pairs; /* VAL_MAP */
 	size_t n, cap;      /* items or pairs */
 	const struct val *target; /* VAL_REF */
+	bool in_arena;      /* allocated from a val_arena: freed with it, not by val_free */
 };
+
+/* An arena for values built by the thousand and dropped together (a page's
+ * view). While an arena is in use on a thread, every value that thread makes
+ * comes from it, and val_free of such a value does nothing: the arena's
+ * release frees them all at once. Values made outside (shared parts of views)
+ * can be referenced with val_ref, never owned by an arena value. */
+struct val_arena {
+	struct val_arena_block *blocks;
+	char **owned;       /* heap strings handed over with val_str_own */
+	size_t nowned, capowned;
+	size_t next_size;
+};
+#define VAL_ARENA_INIT {NULL, NULL, 0, 0, 0}
+/* Make a the thread's current arena (NULL: back to the heap). */
+void val_arena_use(struct val_arena *a);
+/* Free everything a holds; a can be used again. */
+void val_arena_release(struct val_arena *a);
 
 struct val *val_null(void);
 struct val *val_bool(bool b);
 struct val *val_str(const char *s);             /* copies */
 struct val *val_strn(const char *s, size_t n);  /* copies */
 struct val *val_str_own(char *s);               /* takes ownership of a heap string */
+struct val *val_concat(const char *a, const char *b); /* a string of a then b */
 struct val *val_int(long long i);               /* a string of the decimal number */
 struct val *val_list(void);
 struct val *val_map(void);

@@ -20,7 +20,7 @@ static struct val *link_val(const char *root, const char *title, const char *url
 {
 	struct val *m = val_map();
 	val_setk_str(m, "title", title);
-	val_setk(m, "url", val_str_own(xconcat(root, url, NULL)));
+	val_setk(m, "url", val_concat(root, url));
 	return m;
 }
 
@@ -178,7 +178,7 @@ static struct val *resource_item(const struct site *s, size_t ri, const char *ro
 	struct val *m = val_map();
 	char *url = html_resource_url(r);
 	val_setk_str(m, "title", r->title);
-	val_setk(m, "url", val_str_own(xconcat(root, url, NULL)));
+	val_setk(m, "url", val_concat(root, url));
 	free(url);
 	val_setk_str(m, "id", r->slug);
 	/* the element id: only the A-Z index carries one (a resource may be listed
@@ -341,12 +341,12 @@ static struct val *pager(const char *root, size_t page, size_t npages,
 		char *d = dir(ctx, k);
 		struct val *e = val_push(pages, val_map());
 		val_setk_int(e, "n", (long long)k);
-		val_setk(e, "url", val_str_own(xconcat(root, d, NULL)));
+		val_setk(e, "url", val_concat(root, d));
 		val_setk_bool(e, "current", k == page);
 		if (k + 1 == page)
-			val_setk(p, "prev", val_str_own(xconcat(root, d, NULL)));
+			val_setk(p, "prev", val_concat(root, d));
 		if (k == page + 1)
-			val_setk(p, "next", val_str_own(xconcat(root, d, NULL)));
+			val_setk(p, "next", val_concat(root, d));
 		free(d);
 	}
 	return p;
@@ -599,7 +599,7 @@ struct val *view_resource_index(const struct site *s, size_t chunk)
 		val_setk_str(e, "letter", name);
 		val_setk_str(e, "id", id);
 		val_setk(e, "url", single ? val_str_own(xasprintf("#ssg-letter-%s", id))
-					 : val_str_own(xconcat(root, s->chunks[c].dir, NULL)));
+					 : val_concat(root, s->chunks[c].dir));
 		val_setk_int(e, "count", (long long)n);
 	}
 	/* the entries of this page, as letter sections */
@@ -643,9 +643,9 @@ struct val *view_resource_index(const struct site *s, size_t chunk)
 								   : xstrdup(name)));
 		struct val *p = val_setk(v, "pager", val_map());
 		if (chunk > 0)
-			val_setk(p, "prev", val_str_own(xconcat(root, s->chunks[chunk - 1].dir, NULL)));
+			val_setk(p, "prev", val_concat(root, s->chunks[chunk - 1].dir));
 		if (chunk + 1 < s->nchunks)
-			val_setk(p, "next", val_str_own(xconcat(root, s->chunks[chunk + 1].dir, NULL)));
+			val_setk(p, "next", val_concat(root, s->chunks[chunk + 1].dir));
 	}
 	return v;
 }

@@ -463,6 +463,53 @@ static void test_threads(void **state)
 	mustache_set_free(set);
 }
 
+/* A view built in an arena is the same data as one built on the heap, and
+ * releasing the arena leaves heap values (shared, referenced) alone. */
+static struct val *sample_view(const struct val *shared)
+{
+	struct val *m = val_map();
+	val_setk_str(m, "title", "A <b> title");
+	val_setk(m, "url", val_concat("../../", "r/x/"));
+	val_setk_int(m, "zero", 0);
+	val_setk_int(m, "neg", -1234567890123LL);
+	val_set_str(m, "dup", "first");
+	val_set_str(m, "dup", "second"); /* replaces */
+	val_setk(m, "nav", val_ref(shared));
+	struct val *l = val_setk(m, "items", val_list());
+	for (int i = 0; i < 300; i++) /* grows the arrays many times */
+		val_setk_int(val_push(l, val_map()), "n", i);
+	val_setk(m, "owned", val_str_own(xstrdup("handed over")));
+	return m;
+}
+
+static void test_arena(void **state)
+{
+	(void)state;
+	struct val *shared = val_list();
+	val_push(shared, val_str("shared item"));
+	struct val *heap = sample_view(shared);
+	struct buf want = BUF_INIT, got = BUF_INIT;
+	val_to_json(heap, &want, -1);
+	assert_false(heap->in_arena);
+	struct val_arena arena = VAL_ARENA_INIT;
+	val_arena_use(&arena);
+	struct val *v = sample_view(shared);
+	val_arena_use(NULL);
+	assert_true(v->in_arena);
+	val_to_json(v, &got, -1);
+	assert_string_equal(buf_cstr(&got), buf_cstr(&want));
+	assert_non_null(strstr(buf_cstr(&got), "\"neg\":\"-1234567890123\""));
+	assert_non_null(strstr(buf_cstr(&got), "\"dup\":\"second\""));
+	val_free(v); /* a no-op for arena values */
+	val_arena_release(&arena);
+	/* the shared value a released arena referenced is intact */
+	assert_string_equal(val_deref(shared)->items[0]->s, "shared item");
+	val_free(heap);
+	val_free(shared);
+	buf_free(&want);
+	buf_free(&got);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -473,6 +520,7 @@ int main(void)
 		cmocka_unit_test(test_escaping),
 		cmocka_unit_test(test_layout),
 		cmocka_unit_test(test_threads),
+		cmocka_unit_test(test_arena),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
