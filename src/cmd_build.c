@@ -31,7 +31,7 @@ int cmd_build(int argc, char **argv)
 		{"base-url", required_argument, NULL, 'b'}, {"drafts", no_argument, NULL, 'd'},
 		{"jobs", required_argument, NULL, 'j'},    {"quiet", no_argument, NULL, 'q'},
 		{"verbose", no_argument, NULL, 'v'},       {"help", no_argument, NULL, 'h'},
-		{"timings", no_argument, NULL, 't'},
+		{"timings", no_argument, NULL, 't'},       {"force", no_argument, NULL, 'f'},
 		{NULL, 0, NULL, 0},
 	};
 	struct build_opts o = {.source = "."};
@@ -55,6 +55,7 @@ int cmd_build(int argc, char **argv)
 		case 'q': quiet = true; break;
 		case 'v': verbose = true; break;
 		case 't': timings = true; break;
+		case 'f': o.force = true; break;
 		case 'h': cli_help("build", stdout); return 0;
 		default: return cmd_usage_error("build", "unknown option");
 		}
@@ -65,7 +66,14 @@ int cmd_build(int argc, char **argv)
 	struct build_stats st;
 	int rc = site_build(&o, &d, &st);
 	print_diags(&d, verbose);
-	if (!quiet || rc)
+	if (st.up_to_date && !quiet)
+		fprintf(stderr,
+			"up to date: %zu documents, %zu pages, %zu static files, %zu resources "
+			"(%zu unsorted), %zu files, %zu warnings: nothing changed since the last "
+			"build (%.0f ms)\n",
+			st.docs, st.pages, st.statics, st.resources, st.unsorted, st.files,
+			st.warnings, st.ms);
+	else if (!quiet || rc)
 		fprintf(stderr,
 			"%s: %zu documents, %zu pages, %zu static files, %zu resources "
 			"(%zu unsorted), %zu files (%zu unchanged), %zu warnings, %zu errors "

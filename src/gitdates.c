@@ -157,6 +157,20 @@ int gitdates_load(struct gitdates *g, const char *source_dir)
 	return rc == 0 ? 0 : -1;
 }
 
+void gitdates_head(const char *source_dir, struct buf *out)
+{
+	char *content = path_join(source_dir ? source_dir : ".", "content");
+	struct stat st;
+	if (stat(content, &st) == 0 && S_ISDIR(st.st_mode)) {
+		char *argv[] = {"git", "-C", content, "rev-parse", "-q", "--verify", "HEAD", NULL};
+		struct buf b = BUF_INIT;
+		if (run_capture(argv, &b) == 0)
+			buf_put(out, b.p, b.n);
+		buf_free(&b);
+	}
+	free(content);
+}
+
 static int cmp_key(const void *key, const void *elem)
 {
 	return strcmp(key, *(char *const *)elem);

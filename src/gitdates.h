@@ -10,6 +10,7 @@
 #include <stddef.h>
 
 struct doc;
+struct buf;
 
 struct gitdates {
 	char **paths; /* relative to content/, sorted, unique */
@@ -32,6 +33,10 @@ int gitdates_load(struct gitdates *g, const char *source_dir);
 const char *gitdates_get(const struct gitdates *g, const char *relpath);
 
 void gitdates_free(struct gitdates *g);
+
+/* The commit checked out under <source_dir>/content (`git rev-parse HEAD`),
+ * appended to out: what the dates depend on. Nothing when not a checkout. */
+void gitdates_head(const char *source_dir, struct buf *out);
 
 /* Give every document without an `updated` date (front matter and site.yml
  * win) its file's last-commit date, when there is one. One git run. */

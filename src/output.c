@@ -27,8 +27,12 @@ static void fail(struct output *o, const char *path, const char *what)
 /* Staging folders of builds that were killed (their process is gone) would
  * pile up beside the output: remove them. Another build still running keeps
  * its own. */
-static void remove_stale_staging(const char *final)
+void output_tidy(const char *dir)
 {
+	char *final = xstrdup(dir);
+	size_t n = strlen(final);
+	while (n > 1 && final[n - 1] == '/')
+		final[--n] = '\0';
 	char *parent = path_dirname(final);
 	const char *base = path_basename(final);
 	char *prefix = xconcat(base, ".staging-", NULL);
@@ -52,6 +56,7 @@ static void remove_stale_staging(const char *final)
 		closedir(dh);
 	free(prefix);
 	free(parent);
+	free(final);
 }
 
 int output_begin(struct output *o, const char *dir, struct diags *d)
@@ -65,7 +70,7 @@ int output_begin(struct output *o, const char *dir, struct diags *d)
 		o->final[--n] = '\0';
 	o->staging = xasprintf("%s.staging-%ld", o->final, (long)getpid());
 	output_remove_tree(o->staging);
-	remove_stale_staging(o->final);
+	output_tidy(o->final);
 	char *parent = path_dirname(o->final);
 	if (*parent && path_mkdirs(parent)) {
 		fail(o, parent, "cannot create the output's parent folder");

@@ -1,6 +1,7 @@
 /* site: the build pipeline, stage by stage (see site.h). */
 #include "site.h"
 #include "buf.h"
+#include "build_state.h"
 #include "extract.h"
 #include "gitdates.h"
 #include "html.h"
@@ -478,9 +479,23 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 {
 	double t0 = now_ms();
 	memset(st, 0, sizeof *st);
+	const char *src = o->source ? o->source : ".";
+	char *outdir = o->output ? xstrdup(o->output) : path_join(src, "public");
+	/* the same inputs as the site in place: nothing to do */
+	char fp[33];
+	build_state_fingerprint(o, jobs_of(o), fp);
+	struct diags scratch = DIAGS_INIT;
+	bool ours = check_output_dir(src, outdir, &scratch) == 0;
+	diags_free(&scratch);
+	if (!o->force && ours && build_state_match(outdir, fp, d, st) == 0) {
+		output_tidy(outdir);
+		free(outdir);
+		st->up_to_date = true;
+		st->ms = now_ms() - t0;
+		return 0;
+	}
 	struct site s;
 	int rc = site_load(&s, o, d);
-	char *outdir = o->output ? xstrdup(o->output) : path_join(s.source_dir, "public");
 	if (rc == 0)
 		rc = check_output_dir(s.source_dir, outdir, d);
 	struct output out;
@@ -538,8 +553,11 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 		if (diags_count(d, SEV_ERROR)) {
 			output_abort(&out);
 			rc = -1;
-		} else
+		} else {
+			/* the state describes the site in place: gone while it changes */
+			build_state_forget(outdir);
 			rc = output_commit(&out);
+		}
 		st->write_ms = now_ms() - t1;
 		st->bytes = out.bytes;
 		st->files = out.files;
@@ -555,6 +573,8 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 	st->unsorted = s.unsorted_count;
 	st->warnings = diags_count(d, SEV_WARNING);
 	st->errors = diags_count(d, SEV_ERROR);
+	if (rc == 0)
+		build_state_save(outdir, fp, d, st);
 	free(outdir);
 	model_free(&s);
 	st->ms = now_ms() - t0;

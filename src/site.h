@@ -17,6 +17,8 @@ struct build_opts {
 	const char *base_url;  /* overrides site.yml's base_url when set */
 	bool drafts;           /* include documents marked draft */
 	int jobs;              /* threads; 0: one per processor */
+	bool force;            /* build even when the inputs are those of the site
+				* already in the output folder (see build_state.h) */
 	bool keep_trees;       /* keep each document's tree after loading (ssg check
 				* walks them); otherwise it is rendered to doc.body
 				* and freed while reading */
@@ -29,6 +31,7 @@ struct build_stats {
 	unsigned long long bytes;
 	double ms;
 	double read_ms, model_ms, render_ms, write_ms; /* the phases of ms */
+	bool up_to_date;      /* nothing had changed: the previous site stands */
 };
 
 /* Load and model the site (no writing). Returns -1 on config errors or any

@@ -1,0 +1,169 @@
+/* build_state: the fingerprint of a build's inputs and the record of its
+ * results (see build_state.h). */
+#include "build_state.h"
+#include "buf.h"
+#include "fingerprint.h"
+#include "gitdates.h"
+#include "linkcheck.h"
+#include "path.h"
+#include "xalloc.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define STATE_MAGIC "ssg-build 1"
+
+void build_state_fingerprint(const struct build_opts *o, int jobs, char fp[33])
+{
+	const char *src = o->source ? o->source : ".";
+	struct buf m = BUF_INIT;
+	buf_puts(&m, STATE_MAGIC "\n");
+	/* the program: a new ssg may render the same inputs differently */
+	fingerprint_file(&m, "/proc/self", "exe");
+	buf_printf(&m, "base_url=%s\ndrafts=%d\n", o->base_url ? o->base_url : "", o->drafts);
+	fingerprint_file(&m, src, "site.yml");
+	fingerprint_file(&m, src, LINKCHECK_CACHE_DEFAULT);
+	static const char *trees[] = {"content", "templates", "themes", "static"};
+	for (size_t i = 0; i < sizeof trees / sizeof *trees; i++)
+		fingerprint_tree(&m, src, trees[i], jobs);
+	buf_puts(&m, "git=");
+	gitdates_head(src, &m);
+	fingerprint_hex(&m, fp);
+	buf_free(&m);
+}
+
+/* Diagnostic fields are written with \t, \n and \\ escaped. */
+static void put_field(struct buf *b, const char *s)
+{
+	for (; s && *s; s++) {
+		if (*s == '\t')
+			buf_puts(b, "\\t");
+		else if (*s == '\n')
+			buf_puts(b, "\\n");
+		else if (*s == '\\')
+			buf_puts(b, "\\\\");
+		else
+			buf_putc(b, *s);
+	}
+}
+
+/* Unescape the next tab-separated field of *p in place; NULL at the end. */
+static char *take_field(char **p)
+{
+	if (!*p)
+		return NULL;
+	char *start = *p, *w = *p, *r = *p;
+	while (*r && *r != '\t') {
+		if (*r == '\\' && r[1]) {
+			r++;
+			*w++ = *r == 't' ? '\t' : *r == 'n' ? '\n' : *r;
+			r++;
+		} else
+			*w++ = *r++;
+	}
+	*p = *r ? r + 1 : NULL;
+	*w = '\0';
+	return start;
+}
+
+static char *state_path(const char *outdir) { return path_join(outdir, BUILD_STATE_FILE); }
+
+int build_state_match(const char *outdir, const char fp[33], struct diags *d,
+		      struct build_stats *st)
+{
+	char *file = state_path(outdir);
+	struct buf b = BUF_INIT;
+	int rc = buf_read_file(&b, file);
+	free(file);
+	char want[64];
+	snprintf(want, sizeof want, STATE_MAGIC "\nfingerprint %s\n", fp);
+	if (rc || b.n < strlen(want) || strncmp(b.p, want, strlen(want))) {
+		buf_free(&b);
+		return -1;
+	}
+	struct build_stats got = {0};
+	struct diags found = DIAGS_INIT;
+	char *line = b.p + strlen(want), *next;
+	bool stats = false, ok = true;
+	for (; ok && *line; line = next) {
+		next = strchr(line, '\n');
+		if (!next) {
+			ok = false; /* cut short */
+			break;
+		}
+		*next++ = '\0';
+		if (!strncmp(line, "stats ", 6)) {
+			stats = sscanf(line + 6, "%zu %zu %zu %zu %zu %zu %zu %zu %llu", &got.docs,
+				       &got.pages, &got.statics, &got.resources, &got.topics,
+				       &got.unsorted, &got.files, &got.warnings, &got.bytes) == 9;
+			ok = stats;
+		} else if (!strncmp(line, "diag\t", 5)) {
+			char *p = line + 5;
+			char *sev = take_field(&p), *ln = take_field(&p), *col = take_field(&p);
+			char *path = take_field(&p), *code = take_field(&p), *msg = take_field(&p);
+			if (!msg) {
+				ok = false;
+				break;
+			}
+			enum severity sv = *sev == 'e' ? SEV_ERROR : *sev == 'w' ? SEV_WARNING : SEV_NOTE;
+			if (*code)
+				diag_addc(&found, sv, code, path, atoi(ln), atoi(col), "%s", msg);
+			else
+				diag_add(&found, sv, path, atoi(ln), atoi(col), "%s", msg);
+		} else if (strcmp(line, "end"))
+			ok = false;
+	}
+	buf_free(&b);
+	if (!ok || !stats) {
+		diags_free(&found);
+		return -1;
+	}
+	diags_take(d, &found);
+	got.unchanged = got.files;
+	*st = got;
+	return 0;
+}
+
+void build_state_forget(const char *outdir)
+{
+	char *file = state_path(outdir);
+	if (unlink(file) && errno != ENOENT)
+		fprintf(stderr, "%s: warning: cannot remove: %s\n", file, strerror(errno));
+	free(file);
+}
+
+void build_state_save(const char *outdir, const char fp[33], const struct diags *d,
+		      const struct build_stats *st)
+{
+	struct buf b = BUF_INIT;
+	buf_printf(&b, STATE_MAGIC "\nfingerprint %s\n", fp);
+	buf_printf(&b, "stats %zu %zu %zu %zu %zu %zu %zu %zu %llu\n", st->docs, st->pages,
+		   st->statics, st->resources, st->topics, st->unsorted, st->files, st->warnings,
+		   st->bytes);
+	for (size_t i = 0; i < d->n; i++) {
+		const struct diag *g = &d->v[i];
+		buf_printf(&b, "diag\t%s\t%d\t%d\t", severity_name(g->sev), g->line, g->col);
+		put_field(&b, g->path);
+		buf_putc(&b, '\t');
+		put_field(&b, g->code);
+		buf_putc(&b, '\t');
+		put_field(&b, g->msg);
+		buf_putc(&b, '\n');
+	}
+	buf_puts(&b, "end\n");
+	/* a temporary name, then rename: a reader sees all of it or none */
+	char *file = state_path(outdir);
+	char *tmp = xasprintf("%s.%ld.tmp", file, (long)getpid());
+	FILE *f = fopen(tmp, "wb");
+	bool ok = f && fwrite(b.p, 1, b.n, f) == b.n;
+	if (f && fclose(f))
+		ok = false;
+	if (!ok || rename(tmp, file))
+		unlink(tmp);
+	free(tmp);
+	free(file);
+	buf_free(&b);
+}

@@ -1,0 +1,25 @@
+/* fingerprint: one hash of every file a build reads, so that a build whose
+ * inputs are all unchanged can stop before reading a document. Files are
+ * keyed by their content, not their dates: a checkout that rewrites mtimes
+ * changes nothing, and an edit that keeps the size and the second is still
+ * seen. Level 1: calls util only. */
+#ifndef SSG_FINGERPRINT_H
+#define SSG_FINGERPRINT_H
+#include <stddef.h>
+
+#include "buf.h"
+
+/* A 128-bit hash of n bytes (not cryptographic: it tells edits apart). */
+void fingerprint_bytes(const void *p, size_t n, unsigned long long out[2]);
+
+/* Add to manifest a line for every file under root/rel (folders walked in
+ * name order; names starting with '.' skipped; symlinks not followed, their
+ * targets added as text), each with the hash of its bytes, computed on
+ * `jobs` threads. A missing folder adds one line saying so. */
+void fingerprint_tree(struct buf *manifest, const char *root, const char *rel, int jobs);
+/* The same for one file (root/rel). */
+void fingerprint_file(struct buf *manifest, const char *root, const char *rel);
+/* The hash of a manifest in 32 hex digits (and a NUL). */
+void fingerprint_hex(const struct buf *manifest, char out[33]);
+
+#endif

@@ -1,0 +1,90 @@
+#!/bin/sh
+# A build whose inputs are those of the site in place stops at once (the
+# fingerprint in <output>/.ssg-build): it writes nothing and repeats the
+# last build's warnings. Every input counts: a document, site.yml, a template,
+# a static file, the options; a date-only touch does not. After each edit the
+# incremental build's output equals a clean single-threaded build's.
+set -eu
+d=$(mktemp -d)
+trap 'rm -rf "$d"' EXIT
+cp -r content site.yml "$d/"
+listing() { ( cd "$d/out" && find . -printf '%i %T@ %p\n' | sort -k3 ); }
+build() { "$SSG" build -s "$d" -o "$d/out" "$@"; }
+same_as_clean() {
+	rm -rf "$d/clean"
+	"$SSG" build -s "$d" -o "$d/clean" -j 1 -q --force 2>/dev/null
+	diff -r -x .ssg-build "$d/clean" "$d/out" >/dev/null ||
+		{ echo "after $1 the output differs from a clean build:"; diff -r -x .ssg-build "$d/clean" "$d/out" | head; exit 1; }
+}
+expect() { # expect up|built LABEL: the last build's summary line says so
+	case "$1" in
+	up) grep -q '^up to date: ' "$d/err" || { echo "$2: rebuilt, expected up to date"; cat "$d/err"; exit 1; } ;;
+	built) grep -q '^built: ' "$d/err" || { echo "$2: up to date, expected a build"; cat "$d/err"; exit 1; } ;;
+	esac
+}
+
+build 2>"$d/err1"
+listing > "$d/before"
+build 2>"$d/err"
+expect up "a second build"
+listing > "$d/after"
+cmp -s "$d/before" "$d/after" || { echo "an up-to-date build touched the output:"; diff "$d/before" "$d/after" | head; exit 1; }
+# the same warnings, in the same order
+grep -v '^built: ' "$d/err1" > "$d/w1"
+grep -v '^up to date: ' "$d/err" > "$d/w2"
+[ -s "$d/w1" ] || { echo "the portal was expected to have warnings"; exit 1; }
+cmp -s "$d/w1" "$d/w2" || { echo "an up-to-date build reported other warnings:"; diff "$d/w1" "$d/w2"; exit 1; }
+
+# a new mtime with the same bytes is no change
+touch "$d/content/cuda-basics.rst" "$d/site.yml"
+build 2>"$d/err"; expect up "a touch"
+
+# a document edit
+printf '\n\nOne more paragraph, with [a new link](https://example.org/new-resource).\n' >> "$d/content/cuda-pytorch-index.md"
+build 2>"$d/err"; expect built "a document edit"
+grep -q 'One more paragraph' "$d/out/cuda-pytorch-index/index.html"
+same_as_clean "a document edit"
+build 2>"$d/err"; expect up "the build after an edit"
+
+# site.yml
+sed 's/^title: .*/title: Renamed portal/' "$d/site.yml" > "$d/site.yml.new" && mv "$d/site.yml.new" "$d/site.yml"
+build 2>"$d/err"; expect built "a site.yml edit"
+grep -q 'Renamed portal' "$d/out/index.html"
+same_as_clean "a site.yml edit"
+
+# a template override
+mkdir -p "$d/templates"
+printf '<!doctype html><title>{{page.title}}</title><p>custom 404</p>\n' > "$d/templates/404.mustache"
+build 2>"$d/err"; expect built "a new template"
+grep -q 'custom 404' "$d/out/404.html"
+same_as_clean "a new template"
+
+# a static file
+mkdir -p "$d/static"
+echo 'hello' > "$d/static/hello.txt"
+build 2>"$d/err"; expect built "a new static file"
+grep -q hello "$d/out/hello.txt"
+echo 'hello again' > "$d/static/hello.txt"
+build 2>"$d/err"; expect built "an edited static file"
+grep -q 'hello again' "$d/out/hello.txt"
+
+# options that change the output; --force
+build --base-url https://other.example/ 2>"$d/err"; expect built "a new --base-url"
+grep -q 'https://other.example/' "$d/out/sitemap.xml"
+build --base-url https://other.example/ 2>"$d/err"; expect up "the same --base-url"
+build --base-url https://other.example/ --force 2>"$d/err"; expect built "--force"
+
+# a failed build keeps the site and its state: the next good build is up to date
+build --base-url https://other.example/ -q 2>/dev/null
+cp "$d/site.yml" "$d/site.yml.good"
+printf 'title: [broken\n' > "$d/site.yml"
+if build -q 2>/dev/null; then echo "a broken site.yml built"; exit 1; fi
+mv "$d/site.yml.good" "$d/site.yml"
+build --base-url https://other.example/ 2>"$d/err"; expect up "the build after a failed one"
+
+# a hand-edited state file is not trusted
+sed -i 's/^fingerprint .*/fingerprint 00000000000000000000000000000000/' "$d/out/.ssg-build"
+build --base-url https://other.example/ 2>"$d/err"; expect built "a stale state"
+head -c 20 "$d/out/.ssg-build" > "$d/cut" && mv "$d/cut" "$d/out/.ssg-build"
+build --base-url https://other.example/ 2>"$d/err"; expect built "a cut state"
+echo "up_to_date: ok"
