@@ -71,6 +71,7 @@ static char *take_field(char **p)
 
 static char *state_path(const char *outdir) { return path_join(outdir, BUILD_STATE_FILE); }
 
+
 int build_state_match(const char *outdir, const char fp[33], struct diags *d,
 		      struct build_stats *st)
 {
@@ -129,9 +130,28 @@ int build_state_match(const char *outdir, const char fp[33], struct diags *d,
 
 void build_state_forget(const char *outdir)
 {
-	char *file = state_path(outdir);
-	if (unlink(file) && errno != ENOENT)
-		fprintf(stderr, "%s: warning: cannot remove: %s\n", file, strerror(errno));
+	static const char *names[] = {BUILD_STATE_FILE, BUILD_PAGES_FILE};
+	for (size_t i = 0; i < 2; i++) {
+		char *file = path_join(outdir, names[i]);
+		if (unlink(file) && errno != ENOENT)
+			fprintf(stderr, "%s: warning: cannot remove: %s\n", file, strerror(errno));
+		free(file);
+	}
+}
+
+/* Write b to outdir/name under a temporary name, then rename: a reader sees
+ * all of it or none. */
+static void save_file(const char *outdir, const char *name, const struct buf *b)
+{
+	char *file = path_join(outdir, name);
+	char *tmp = xasprintf("%s.%ld.tmp", file, (long)getpid());
+	FILE *f = fopen(tmp, "wb");
+	bool ok = f && fwrite(b->p ? b->p : "", 1, b->n, f) == b->n;
+	if (f && fclose(f))
+		ok = false;
+	if (!ok || rename(tmp, file))
+		unlink(tmp);
+	free(tmp);
 	free(file);
 }
 
@@ -154,16 +174,88 @@ void build_state_save(const char *outdir, const char fp[33], const struct diags 
 		buf_putc(&b, '\n');
 	}
 	buf_puts(&b, "end\n");
-	/* a temporary name, then rename: a reader sees all of it or none */
-	char *file = state_path(outdir);
-	char *tmp = xasprintf("%s.%ld.tmp", file, (long)getpid());
-	FILE *f = fopen(tmp, "wb");
-	bool ok = f && fwrite(b.p, 1, b.n, f) == b.n;
-	if (f && fclose(f))
-		ok = false;
-	if (!ok || rename(tmp, file))
-		unlink(tmp);
-	free(tmp);
-	free(file);
+	save_file(outdir, BUILD_STATE_FILE, &b);
 	buf_free(&b);
+}
+
+/* ---- page digests ---------------------------------------------------------------- */
+
+#define PAGES_MAGIC "ssg-pages 1"
+
+void build_render_env(const struct build_opts *o, int jobs, char env[33])
+{
+	const char *src = o->source ? o->source : ".";
+	struct buf m = BUF_INIT;
+	buf_puts(&m, PAGES_MAGIC "\n");
+	fingerprint_file(&m, "/proc/self", "exe");
+	fingerprint_tree(&m, src, "templates", jobs);
+	fingerprint_tree(&m, src, "themes", jobs);
+	fingerprint_hex(&m, env);
+	buf_free(&m);
+}
+
+void page_digests_add(struct page_digests *p, const char *path, const unsigned long long d[2])
+{
+	if (p->n == p->cap) {
+		p->cap = p->cap ? p->cap * 2 : 1024;
+		p->paths = xrealloc(p->paths, p->cap * sizeof *p->paths);
+		p->digests = xrealloc(p->digests, p->cap * sizeof *p->digests);
+	}
+	p->paths[p->n] = xstrdup(path);
+	p->digests[p->n][0] = d[0];
+	p->digests[p->n][1] = d[1];
+	p->n++;
+}
+
+bool page_digests_same(const struct page_digests *p, const char *path,
+		       const unsigned long long d[2])
+{
+	size_t i;
+	return p->index.n && hash_get(&p->index, path, &i) && p->digests[i][0] == d[0] &&
+	       p->digests[i][1] == d[1];
+}
+
+void page_digests_load(struct page_digests *p, const char *outdir, const char env[33])
+{
+	char *file = path_join(outdir, BUILD_PAGES_FILE);
+	struct buf b = BUF_INIT;
+	int rc = buf_read_file(&b, file);
+	free(file);
+	char want[64];
+	snprintf(want, sizeof want, PAGES_MAGIC " %s\n", env);
+	size_t wl = strlen(want);
+	if (rc == 0 && b.n >= wl && !strncmp(b.p, want, wl)) {
+		char *line = b.p + wl, *next;
+		for (; *line && (next = strchr(line, '\n')); line = next + 1) {
+			*next = '\0';
+			unsigned long long d[2];
+			int used = 0;
+			if (sscanf(line, "%16llx%16llx %n", &d[0], &d[1], &used) == 2 && used == 33)
+				page_digests_add(p, line + used, d);
+		}
+		for (size_t i = 0; i < p->n; i++)
+			hash_put(&p->index, p->paths[i], i);
+	}
+	buf_free(&b);
+}
+
+void page_digests_save(const struct page_digests *p, const char *outdir, const char env[33])
+{
+	struct buf b = BUF_INIT;
+	buf_printf(&b, PAGES_MAGIC " %s\n", env);
+	for (size_t i = 0; i < p->n; i++)
+		buf_printf(&b, "%016llx%016llx %s\n", p->digests[i][0], p->digests[i][1],
+			   p->paths[i]);
+	save_file(outdir, BUILD_PAGES_FILE, &b);
+	buf_free(&b);
+}
+
+void page_digests_free(struct page_digests *p)
+{
+	for (size_t i = 0; i < p->n; i++)
+		free(p->paths[i]);
+	free(p->paths);
+	free(p->digests);
+	hash_free(&p->index);
+	memset(p, 0, sizeof *p);
 }

@@ -9,7 +9,10 @@
  * Level 5. */
 #ifndef SSG_BUILD_STATE_H
 #define SSG_BUILD_STATE_H
+#include <stdbool.h>
+
 #include "diag.h"
+#include "hash.h"
 #include "site.h"
 
 #define BUILD_STATE_FILE ".ssg-build"
@@ -25,5 +28,28 @@ void build_state_forget(const char *outdir);
 /* Record the state of the build just committed to outdir. */
 void build_state_save(const char *outdir, const char fp[33], const struct diags *d,
 		      const struct build_stats *st);
+
+/* The digest of every page's view in the site in place (<output>/.ssg-pages),
+ * under the digest of what renders views into pages (the binary, templates/
+ * and themes/): a page whose view is unchanged is kept, not rendered. */
+#define BUILD_PAGES_FILE ".ssg-pages"
+
+struct page_digests {
+	struct hash index;   /* path -> slot */
+	char **paths;
+	unsigned long long (*digests)[2];
+	size_t n, cap;
+};
+
+/* What turns views into pages, in 32 hex digits. */
+void build_render_env(const struct build_opts *o, int jobs, char env[33]);
+void page_digests_add(struct page_digests *p, const char *path, const unsigned long long d[2]);
+/* Whether the site in place has path with view digest d. */
+bool page_digests_same(const struct page_digests *p, const char *path,
+		       const unsigned long long d[2]);
+/* Load outdir's digests when they were made under env (else p stays empty). */
+void page_digests_load(struct page_digests *p, const char *outdir, const char env[33]);
+void page_digests_save(const struct page_digests *p, const char *outdir, const char env[33]);
+void page_digests_free(struct page_digests *p);
 
 #endif

@@ -1,5 +1,6 @@
 /* fingerprint: hashing a build's input files (see fingerprint.h). */
 #include "fingerprint.h"
+#include "digest.h"
 #include "path.h"
 #include "pool.h"
 #include "xalloc.h"
@@ -13,65 +14,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* ---- the hash: two 64-bit lanes over 8-byte words ------------------------------ */
-
-struct fp_state {
-	uint64_t a, b, n;
-};
-
-static uint64_t rotl(uint64_t x, int r) { return (x << r) | (x >> (64 - r)); }
-
-static void fp_start(struct fp_state *s)
-{
-	s->a = 0x243F6A8885A308D3ULL;
-	s->b = 0x13198A2E03707344ULL;
-	s->n = 0;
-}
-
-static void fp_word(struct fp_state *s, uint64_t w)
-{
-	s->a = rotl((s->a ^ w) * 0x9E3779B97F4A7C15ULL, 31);
-	s->b = rotl((s->b + w) * 0xC2B2AE3D27D4EB4FULL, 27) ^ s->a;
-}
-
-/* n must be a multiple of 8 except on the last call. */
-static void fp_feed(struct fp_state *s, const unsigned char *p, size_t n)
-{
-	s->n += n;
-	for (; n >= 8; p += 8, n -= 8) {
-		uint64_t w;
-		memcpy(&w, p, 8);
-		fp_word(s, w);
-	}
-	if (n) {
-		uint64_t w = 0;
-		memcpy(&w, p, n);
-		fp_word(s, w ^ 0x8000000000000000ULL);
-	}
-}
-
-static uint64_t avalanche(uint64_t x)
-{
-	x ^= x >> 33;
-	x *= 0xFF51AFD7ED558CCDULL;
-	x ^= x >> 33;
-	x *= 0xC4CEB9FE1A85EC53ULL;
-	return x ^ (x >> 33);
-}
-
-static void fp_end(struct fp_state *s, unsigned long long out[2])
-{
-	fp_word(s, s->n);
-	out[0] = avalanche(s->a ^ rotl(s->b, 17));
-	out[1] = avalanche(s->b + s->a * 3);
-}
-
 void fingerprint_bytes(const void *p, size_t n, unsigned long long out[2])
 {
-	struct fp_state s;
-	fp_start(&s);
-	fp_feed(&s, p, n);
-	fp_end(&s, out);
+	struct digest s;
+	digest_start(&s);
+	digest_feed(&s, p, n);
+	digest_end(&s, out);
 }
 
 /* The hash of a file's bytes; -1 when it cannot be read. */
@@ -80,8 +28,8 @@ static int hash_file(const char *path, unsigned long long out[2])
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
-	struct fp_state s;
-	fp_start(&s);
+	struct digest s;
+	digest_start(&s);
 	static const size_t chunk = 1 << 16;
 	unsigned char *b = xmalloc(chunk);
 	size_t have = 0;
@@ -95,7 +43,7 @@ static int hash_file(const char *path, unsigned long long out[2])
 		have += (size_t)r;
 		if (r == 0 || have == chunk) {
 			size_t whole = r == 0 ? have : have & ~(size_t)7;
-			fp_feed(&s, b, whole);
+			digest_feed(&s, b, whole);
 			memmove(b, b + whole, have - whole);
 			have -= whole;
 			if (r == 0)
@@ -104,7 +52,7 @@ static int hash_file(const char *path, unsigned long long out[2])
 	}
 	free(b);
 	close(fd);
-	fp_end(&s, out);
+	digest_end(&s, out);
 	return rc;
 }
 

@@ -159,6 +159,26 @@ static size_t count_files(const char *dir, int depth)
 	return n;
 }
 
+int output_keep(struct output *o, const char *relpath)
+{
+	if (!path_is_safe_rel(relpath))
+		return -1;
+	char *old = path_join(o->final, relpath);
+	struct stat st;
+	int rc = lstat(old, &st) == 0 && S_ISREG(st.st_mode) ? 0 : -1;
+	free(old);
+	if (rc)
+		return -1;
+	pthread_mutex_lock(&o->lock);
+	o->same = xgrow(o->same, &o->capsame, o->nsame + 1, sizeof *o->same);
+	o->same[o->nsame++] = xstrdup(relpath);
+	o->files++;
+	o->unchanged++;
+	o->bytes += (unsigned long long)st.st_size;
+	pthread_mutex_unlock(&o->lock);
+	return 0;
+}
+
 int output_write(struct output *o, const char *relpath, const void *data, size_t n)
 {
 	if (!path_is_safe_rel(relpath)) {

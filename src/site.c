@@ -259,6 +259,8 @@ struct page_task {
 	enum page_kind kind;
 	size_t index;
 	size_t sub;   /* topic page number; unused otherwise */
+	char *path;   /* set once rendered: the page's path and its view's digest */
+	unsigned long long digest[2];
 };
 
 struct render_job {
@@ -269,13 +271,26 @@ struct render_job {
 	pthread_mutex_t lock;
 	struct diags *d;
 	size_t pages;
+	const struct page_digests *before; /* the site in place's pages */
+	struct val_memo memo[16];          /* digests of the shared navigation */
+	size_t nmemo;
 };
 
-static void emit(struct render_job *j, const char *tpl, struct val *v, const char *path)
+/* Render a page, unless the site in place has it from the same view. */
+static void emit(struct render_job *j, struct page_task *t, const char *tpl, struct val *v,
+		 const char *path)
 {
 	struct buf b = BUF_INIT;
 	struct diags local = DIAGS_INIT;
-	if (mustache_render(j->tpl, tpl, v, &b, &local) == 0)
+	struct val *named = val_map(); /* the template's name is part of the page */
+	val_setk_str(named, "template", tpl);
+	val_setk(named, "view", val_ref(v));
+	val_digest(named, j->memo, j->nmemo, t->digest);
+	val_free(named);
+	t->path = xstrdup(path);
+	if (page_digests_same(j->before, path, t->digest) && output_keep(j->out, path) == 0)
+		; /* kept as it is */
+	else if (mustache_render(j->tpl, tpl, v, &b, &local) == 0)
 		output_write(j->out, path, buf_cstr(&b), b.n);
 	else
 		diag_add(&local, SEV_ERROR, path, 0, 0, "page not written: template '%s' failed", tpl);
@@ -329,7 +344,7 @@ static void render_one(void *ctx, size_t i)
 		char *root = path_root_prefix(dir);
 		char *body = html_finish_body(s, t->index, s->docs[t->index].body, root);
 		path = xasprintf("%sindex.html", dir);
-		emit(j, "doc", view_doc(s, t->index, body), path);
+		emit(j, t, "doc", view_doc(s, t->index, body), path);
 		free(body);
 		free(root);
 		break;
@@ -337,36 +352,36 @@ static void render_one(void *ctx, size_t i)
 	case PAGE_TOPIC:
 		dir = view_topic_page_dir(s, t->index, t->sub);
 		path = xasprintf("%sindex.html", dir);
-		emit(j, "topic", view_topic(s, t->index, t->sub), path);
+		emit(j, t, "topic", view_topic(s, t->index, t->sub), path);
 		break;
 	case PAGE_DOCLIST:
 		dir = view_documents_dir(t->index);
 		path = xasprintf("%sindex.html", dir);
-		emit(j, "documents", view_documents(s, t->index), path);
+		emit(j, t, "documents", view_documents(s, t->index), path);
 		break;
 	case PAGE_INDEX:
 		path = xasprintf("%sindex.html", t->index < s->nchunks ? s->chunks[t->index].dir
 								: "resources/");
-		emit(j, "resources", view_resource_index(s, t->index), path);
+		emit(j, t, "resources", view_resource_index(s, t->index), path);
 		break;
 	case PAGE_RESOURCE:
 		dir = view_resource_dir(s, t->index);
 		path = xasprintf("%sindex.html", dir);
-		emit(j, "resource", view_resource(s, t->index), path);
+		emit(j, t, "resource", view_resource(s, t->index), path);
 		break;
 	default:
 		switch (t->index) {
 		case 0:
 			path = xstrdup("index.html");
-			emit(j, "home", view_home(s), path);
+			emit(j, t, "home", view_home(s), path);
 			break;
 		case 2:
 			path = xstrdup("quick-reference/index.html");
-			emit(j, "quickref", view_quick_reference(s), path);
+			emit(j, t, "quickref", view_quick_reference(s), path);
 			break;
 		default:
 			path = xstrdup("404.html");
-			emit(j, "404", view_not_found(s), path);
+			emit(j, t, "404", view_not_found(s), path);
 			break;
 		}
 	}
@@ -510,26 +525,26 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 			ntasks += s.topics[i].npages;
 		j.tasks = xcalloc(ntasks, sizeof *j.tasks);
 		for (size_t i = 0; i < NDATA; i++)
-			j.tasks[k++] = (struct page_task){PAGE_DATA, i, 0};
+			j.tasks[k++] = (struct page_task){.kind = PAGE_DATA, .index = i, .sub = 0};
 		for (size_t i = 0; i < s.ndocs; i++)
-			j.tasks[k++] = (struct page_task){PAGE_DOC, i, 0};
+			j.tasks[k++] = (struct page_task){.kind = PAGE_DOC, .index = i, .sub = 0};
 		for (size_t i = 0; i < s.ntopics; i++)
 			if (s.topics[i].nresources || !s.topics[i].unsorted)
 				for (size_t p = 1; p <= s.topics[i].npages; p++)
-					j.tasks[k++] = (struct page_task){PAGE_TOPIC, i, p};
+					j.tasks[k++] = (struct page_task){.kind = PAGE_TOPIC, .index = i, .sub = p};
 		for (size_t i = 0; i < s.nres; i++)
 			if (s.res[i].has_page)
-				j.tasks[k++] = (struct page_task){PAGE_RESOURCE, i, 0};
+				j.tasks[k++] = (struct page_task){.kind = PAGE_RESOURCE, .index = i, .sub = 0};
 		/* the A-Z index: its pages, and a landing page when there are several */
 		bool single = s.nchunks && !strcmp(s.chunks[0].dir, "resources/");
 		for (size_t i = 0; i < s.nchunks && !single; i++)
-			j.tasks[k++] = (struct page_task){PAGE_INDEX, i, 0};
-		j.tasks[k++] = (struct page_task){PAGE_INDEX, single ? 0 : s.nchunks, 0};
+			j.tasks[k++] = (struct page_task){.kind = PAGE_INDEX, .index = i, .sub = 0};
+		j.tasks[k++] = (struct page_task){.kind = PAGE_INDEX, .index = single ? 0 : s.nchunks, .sub = 0};
 		for (size_t p = 1; p <= ndocpages; p++)
-			j.tasks[k++] = (struct page_task){PAGE_DOCLIST, p, 0};
+			j.tasks[k++] = (struct page_task){.kind = PAGE_DOCLIST, .index = p, .sub = 0};
 		for (size_t i = 0; i < 4; i++)
 			if (i != 1)
-				j.tasks[k++] = (struct page_task){PAGE_SINGLE, i, 0};
+				j.tasks[k++] = (struct page_task){.kind = PAGE_SINGLE, .index = i, .sub = 0};
 		/* compile every template up front: rendering is then lock-free */
 		static const char *names[] = {"doc", "topic", "resource", "home", "resources",
 					      "documents", "quickref", "404"};
@@ -537,6 +552,21 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 			mustache_compile(j.tpl, names[i], d);
 		view_prepare(&s);
 		prerender_nav(&s, j.tpl);
+		for (size_t i = 0; i < 8; i++) {
+			const struct val *shared[2] = {s.nav_cache[i], s.nav_html[i]};
+			for (size_t m = 0; m < 2; m++)
+				if (shared[m]) {
+					j.memo[j.nmemo].v = shared[m];
+					val_digest(shared[m], NULL, 0, j.memo[j.nmemo++].digest);
+				}
+		}
+		/* the pages of the site in place, when the same templates made them */
+		char env[33];
+		build_render_env(o, jobs_of(o), env);
+		struct page_digests before = {0};
+		if (!o->force)
+			page_digests_load(&before, outdir, env);
+		j.before = &before;
 		double t1 = now_ms();
 		pool_run(jobs_of(o), k, render_one, &j);
 		st->render_ms = now_ms() - t1;
@@ -547,6 +577,13 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 		st->statics = copy_statics(&s, &out, &ts);
 		st->pages = j.pages;
 		mustache_set_free(j.tpl);
+		page_digests_free(&before);
+		struct page_digests now = {0};
+		for (size_t i = 0; i < k; i++)
+			if (j.tasks[i].path) {
+				page_digests_add(&now, j.tasks[i].path, j.tasks[i].digest);
+				free(j.tasks[i].path);
+			}
 		free(j.tasks);
 		pthread_mutex_destroy(&j.lock);
 		diags_sort(d);
@@ -557,7 +594,10 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 			/* the state describes the site in place: gone while it changes */
 			build_state_forget(outdir);
 			rc = output_commit(&out);
+			if (rc == 0)
+				page_digests_save(&now, outdir, env);
 		}
+		page_digests_free(&now);
 		st->write_ms = now_ms() - t1;
 		st->bytes = out.bytes;
 		st->files = out.files;

@@ -1,5 +1,6 @@
 /* value: the JSON-like data tree behind page views (see value.h). */
 #include "value.h"
+#include "digest.h"
 #include "xalloc.h"
 
 #include <stddef.h>
@@ -288,6 +289,58 @@ void val_free(struct val *v)
 	free(v->items);
 	free(v->pairs);
 	free(v);
+}
+
+/* Each value as kind, size, then content: no two values feed the same words. */
+static void digest_val(struct digest *d, const struct val *v, const struct val_memo *memo,
+		       size_t nmemo)
+{
+	if (v && v->kind == VAL_REF) {
+		for (size_t i = 0; i < nmemo; i++)
+			if (memo[i].v == v->target) {
+				uint64_t w[3] = {VAL_REF, memo[i].digest[0], memo[i].digest[1]};
+				digest_feed(d, w, sizeof w);
+				return;
+			}
+		digest_val(d, v->target, memo, nmemo);
+		return;
+	}
+	if (!v) {
+		digest_word(d, 0xFFu);
+		return;
+	}
+	switch (v->kind) {
+	case VAL_REF: break; /* handled above */
+	case VAL_NULL: digest_word(d, VAL_NULL); break;
+	case VAL_BOOL: digest_word(d, VAL_BOOL | (uint64_t)v->b << 8); break;
+	case VAL_STR:
+		digest_word(d, VAL_STR | (uint64_t)v->slen << 8);
+		digest_feed(d, v->s, v->slen);
+		break;
+	case VAL_LIST:
+		digest_word(d, VAL_LIST | (uint64_t)v->n << 8);
+		for (size_t i = 0; i < v->n; i++)
+			digest_val(d, v->items[i], memo, nmemo);
+		break;
+	case VAL_MAP:
+		digest_word(d, VAL_MAP | (uint64_t)v->n << 8);
+		for (size_t i = 0; i < v->n; i++) {
+			size_t kl = strlen(v->pairs[i].key);
+			digest_word(d, kl);
+			digest_feed(d, v->pairs[i].key, kl);
+			digest_val(d, v->pairs[i].val, memo, nmemo);
+		}
+		break;
+	}
+}
+
+void val_digest(const struct val *v, const struct val_memo *memo, size_t nmemo,
+		unsigned long long out[2])
+{
+	struct digest d;
+	digest_start(&d);
+	digest_val(&d, v, memo, nmemo);
+	digest_end(&d, out);
 }
 
 static void indent_to(struct buf *out, int indent, int depth)

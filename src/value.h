@@ -92,6 +92,16 @@ bool val_truthy(const struct val *v);
 struct val *val_copy(const struct val *v);
 void val_free(struct val *v);
 
+/* A 128-bit digest of a value's content: equal values, equal digests.
+ * A ref is digested through its target, except targets listed in memo
+ * (shared parts of many views), whose digests are given. */
+struct val_memo {
+	const struct val *v;
+	unsigned long long digest[2];
+};
+void val_digest(const struct val *v, const struct val_memo *memo, size_t nmemo,
+		unsigned long long out[2]);
+
 /* Serialise as JSON: compact when indent < 0, else pretty with that many spaces. */
 void val_to_json(const struct val *v, struct buf *out, int indent);
 

@@ -2,9 +2,12 @@
 # A build whose inputs are those of the site in place stops at once (the
 # fingerprint in <output>/.ssg-build): it writes nothing and repeats the
 # last build's warnings. Every input counts: a document, site.yml, a template,
-# a static file, the options; a date-only touch does not. After each edit the
+# a static file, the options; a date-only touch does not. A page whose view
+# is unchanged is kept (.ssg-pages), not rendered again. After each edit the
 # incremental build's output equals a clean single-threaded build's.
 set -eu
+SSG_THEME=${SSG_THEME:-themes/default}
+grep -q '</body>' "$SSG_THEME/templates/base.mustache" || { echo "no </body> in the theme's base template"; exit 1; }
 d=$(mktemp -d)
 trap 'rm -rf "$d"' EXIT
 cp -r content site.yml "$d/"
@@ -40,10 +43,22 @@ touch "$d/content/cuda-basics.rst" "$d/site.yml"
 build 2>"$d/err"; expect up "a touch"
 
 # a document edit
-printf '\n\nOne more paragraph, with [a new link](https://example.org/new-resource).\n' >> "$d/content/cuda-pytorch-index.md"
+printf '\n\nOne more paragraph.\n' >> "$d/content/cuda-pytorch-index.md"
 build 2>"$d/err"; expect built "a document edit"
 grep -q 'One more paragraph' "$d/out/cuda-pytorch-index/index.html"
 same_as_clean "a document edit"
+# pages whose view did not change were kept, not rendered again
+listing > "$d/edited"
+inode() { grep " \./$2\$" "$1" | cut -d' ' -f1; }
+[ "$(inode "$d/before" cuda-basics/index.html)" = "$(inode "$d/edited" cuda-basics/index.html)" ] ||
+	{ echo "the page of an unedited document was rewritten"; exit 1; }
+[ "$(inode "$d/before" cuda-pytorch-index/index.html)" != "$(inode "$d/edited" cuda-pytorch-index/index.html)" ] ||
+	{ echo "the edited document's page was kept"; exit 1; }
+grep -q ' cuda-basics/index.html$' "$d/out/.ssg-pages" || { echo "no page digests"; exit 1; }
+# an edit that adds a resource changes every page's counts
+printf '\n\nAnd [a new link](https://example.org/new-resource).\n' >> "$d/content/cuda-pytorch-index.md"
+build 2>"$d/err"; expect built "a new link"
+same_as_clean "a new link"
 build 2>"$d/err"; expect up "the build after an edit"
 
 # site.yml
@@ -58,6 +73,13 @@ printf '<!doctype html><title>{{page.title}}</title><p>custom 404</p>\n' > "$d/t
 build 2>"$d/err"; expect built "a new template"
 grep -q 'custom 404' "$d/out/404.html"
 same_as_clean "a new template"
+
+# a layout template every page uses: every page is rendered again
+cp "$SSG_THEME/templates/base.mustache" "$d/templates/base.mustache"
+sed -i 's|</body>|<!-- layout override --></body>|' "$d/templates/base.mustache"
+build 2>"$d/err"; expect built "a layout override"
+grep -q 'layout override' "$d/out/cuda-basics/index.html" || { echo "a kept page missed the new layout"; exit 1; }
+same_as_clean "a layout override"
 
 # a static file
 mkdir -p "$d/static"
