@@ -6,6 +6,7 @@
 #include "xalloc.h"
 
 #include <dirent.h>
+#include <pthread.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -22,8 +23,7 @@ void fingerprint_bytes(const void *p, size_t n, unsigned long long out[2])
 	digest_end(&s, out);
 }
 
-/* The hash of a file's bytes; -1 when it cannot be read. */
-static int hash_file(const char *path, unsigned long long out[2])
+int fingerprint_file_digest(const char *path, unsigned long long out[2])
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
@@ -54,6 +54,24 @@ static int hash_file(const char *path, unsigned long long out[2])
 	close(fd);
 	digest_end(&s, out);
 	return rc;
+}
+
+static unsigned long long self_digest[2];
+static pthread_once_t self_once = PTHREAD_ONCE_INIT;
+
+static void digest_self(void)
+{
+	if (fingerprint_file_digest("/proc/self/exe", self_digest)) {
+		/* unknown: a digest no other run shares, so nothing cached is trusted */
+		self_digest[0] = (unsigned long long)getpid();
+		self_digest[1] = (unsigned long long)(uintptr_t)&self_digest ^ 0x5A5A5A5AULL;
+	}
+}
+
+const unsigned long long *fingerprint_self(void)
+{
+	pthread_once(&self_once, digest_self);
+	return self_digest;
 }
 
 /* ---- walking the tree ---------------------------------------------------------- */
@@ -120,7 +138,7 @@ static void walk_dir(struct walk *w, const char *full, const char *rel, int dept
 static void hash_entry(void *ctx, size_t i)
 {
 	struct entry *e = &((struct walk *)ctx)->v[i];
-	if (e->kind == 'f' && hash_file(e->full, e->h))
+	if (e->kind == 'f' && fingerprint_file_digest(e->full, e->h))
 		e->kind = '!';
 	else if (e->kind == 'l') {
 		char t[4096];
@@ -168,7 +186,7 @@ void fingerprint_file(struct buf *manifest, const char *root, const char *rel)
 {
 	char *full = path_join(root, rel);
 	unsigned long long h[2] = {0, 0};
-	put_line(manifest, rel, hash_file(full, h) ? '-' : 'f', h, NULL);
+	put_line(manifest, rel, fingerprint_file_digest(full, h) ? '-' : 'f', h, NULL);
 	free(full);
 }
 

@@ -72,6 +72,7 @@ struct site {
 	struct config cfg;
 	int jobs;               /* threads the model may use */
 	double read_ms, model_ms; /* how long loading took, phase by phase */
+	size_t cached_docs;       /* documents the cache gave, not parsed again */
 	char *source_dir;
 	struct doc *docs;
 	size_t ndocs;

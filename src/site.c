@@ -2,7 +2,9 @@
 #include "site.h"
 #include "buf.h"
 #include "build_state.h"
+#include "doc_cache.h"
 #include "extract.h"
+#include "fingerprint.h"
 #include "gitdates.h"
 #include "html.h"
 #include "linkcheck.h"
@@ -40,6 +42,10 @@ struct read_job {
 	const char *content_dir;
 	const char **relpaths;
 	bool keep_trees;
+	const struct doc_cache *cache; /* NULL: parse every document */
+	struct buf *entries;           /* per document: its cache entry; NULL: none kept */
+	size_t hits;                   /* documents the cache gave (under lock) */
+	pthread_mutex_t lock;
 };
 
 static const struct cfg_document *doc_override(const struct config *cfg, const char *rel)
@@ -94,6 +100,17 @@ static void read_one(void *ctx, size_t i)
 	d->relpath = xstrdup(j->relpaths[i]);
 	d->shown = xasprintf("content/%s", d->relpath);
 	char *file = path_join(j->content_dir, d->relpath);
+	/* a document whose bytes the cache knows is not parsed again */
+	unsigned long long digest[2];
+	bool digested = j->entries && fingerprint_file_digest(file, digest) == 0;
+	if (digested && j->cache && doc_cache_get(j->cache, d->relpath, digest, d, &j->entries[i])) {
+		free(file);
+		d->ok = true;
+		pthread_mutex_lock(&j->lock);
+		j->hits++;
+		pthread_mutex_unlock(&j->lock);
+		return;
+	}
 	struct source src;
 	int rc = source_load(file, d->shown, s->cfg.max_file_size, &src, &d->diags);
 	free(file);
@@ -135,6 +152,8 @@ static void read_one(void *ctx, size_t i)
 		d->tree = NULL;
 	}
 	d->ok = true;
+	if (digested)
+		doc_cache_put(&j->entries[i], d, digest);
 }
 
 /* The last known health of each resource's link, when `ssg check --links`
@@ -194,9 +213,34 @@ int site_load(struct site *s, const struct build_opts *o, struct diags *d)
 	}
 	s->docs = xcalloc(ndocs + 1, sizeof *s->docs);
 	s->ndocs = ndocs;
-	struct read_job job = {s, content, rels, o->keep_trees};
 	double t0 = now_ms();
+	struct read_job job = {.s = s, .content_dir = content, .relpaths = rels,
+			       .keep_trees = o->keep_trees};
+	pthread_mutex_init(&job.lock, NULL);
+	/* the documents read last time (the cache is for builds: check walks trees) */
+	struct doc_cache cache;
+	char env[33];
+	char *cache_file = path_join(s->source_dir, DOC_CACHE_FILE);
+	if (!o->keep_trees) {
+		doc_cache_env(s->source_dir, env);
+		doc_cache_load(&cache, cache_file, env);
+		if (!o->force)
+			job.cache = &cache;
+		job.entries = xcalloc(ndocs + 1, sizeof *job.entries);
+	}
 	pool_run(jobs_of(o), ndocs, read_one, &job);
+	if (job.entries) {
+		/* write the cache again when it misses a document or holds others */
+		if (job.hits != ndocs || cache.nkeys != ndocs)
+			doc_cache_write(cache_file, env, job.entries, ndocs);
+		for (size_t i = 0; i < ndocs; i++)
+			buf_free(&job.entries[i]);
+		free(job.entries);
+		doc_cache_free(&cache);
+	}
+	s->cached_docs = job.hits;
+	free(cache_file);
+	pthread_mutex_destroy(&job.lock);
 	/* drop what could not be read, and drafts */
 	size_t keep = 0;
 	for (size_t i = 0; i < s->ndocs; i++) {

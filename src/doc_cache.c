@@ -1,0 +1,383 @@
+/* doc_cache: the per-document cache between builds (see doc_cache.h).
+ *
+ * The file: "ssg-docs 1 <env>\n", then entries. An entry is a u32 byte
+ * count, the relpath, the 16-byte digest of the file, then the document's
+ * fields in a fixed order: numbers as little-endian u32/u64, strings as a
+ * u32 length (0xFFFFFFFF for none) and bytes. Every read is bounds-checked. */
+#include "doc_cache.h"
+#include "fingerprint.h"
+#include "path.h"
+#include "xalloc.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define MAGIC "ssg-docs 1 "
+#define NONE 0xFFFFFFFFu
+
+/* ---- writing ------------------------------------------------------------------- */
+
+static void put_u32(struct buf *b, uint32_t v)
+{
+	unsigned char x[4] = {(unsigned char)v, (unsigned char)(v >> 8), (unsigned char)(v >> 16),
+			      (unsigned char)(v >> 24)};
+	buf_put(b, x, 4);
+}
+
+static void put_u64(struct buf *b, uint64_t v)
+{
+	put_u32(b, (uint32_t)v);
+	put_u32(b, (uint32_t)(v >> 32));
+}
+
+static void put_int(struct buf *b, long v) { put_u64(b, (uint64_t)(int64_t)v); }
+
+static void put_str(struct buf *b, const char *s)
+{
+	if (!s) {
+		put_u32(b, NONE);
+		return;
+	}
+	size_t n = strlen(s);
+	put_u32(b, (uint32_t)n);
+	buf_put(b, s, n);
+}
+
+static void put_meta(struct buf *b, const struct doc_meta *m)
+{
+	put_str(b, m->title);
+	put_str(b, m->slug);
+	put_int(b, m->slug_line);
+	put_int(b, m->slug_col);
+	put_str(b, m->slug_path);
+	put_str(b, m->description);
+	put_str(b, m->date);
+	put_str(b, m->updated);
+	put_int(b, m->weight);
+	put_u32(b, (uint32_t)m->has_weight | (uint32_t)m->draft << 1);
+	put_u32(b, (uint32_t)m->ntopics);
+	for (size_t i = 0; i < m->ntopics; i++)
+		put_str(b, m->topics[i]);
+	put_int(b, m->topics_line);
+	put_int(b, m->topics_col);
+	put_str(b, m->topics_path);
+}
+
+void doc_cache_put(struct buf *out, const struct doc *d, const unsigned long long digest[2])
+{
+	struct buf b = BUF_INIT;
+	put_str(&b, d->relpath);
+	put_u64(&b, digest[0]);
+	put_u64(&b, digest[1]);
+	put_u32(&b, (uint32_t)d->format);
+	put_meta(&b, &d->meta);
+	put_str(&b, d->title);
+	put_str(&b, d->description);
+	put_str(&b, d->body);
+	put_u32(&b, (uint32_t)d->nanchors);
+	for (size_t i = 0; i < d->nanchors; i++)
+		put_str(&b, d->anchors[i]);
+	put_u32(&b, (uint32_t)d->nheadings);
+	for (size_t i = 0; i < d->nheadings; i++) {
+		const struct heading *h = &d->headings[i];
+		put_str(&b, h->text);
+		put_str(&b, h->id);
+		put_int(&b, h->level);
+		put_int(&b, h->line);
+		put_int(&b, h->parent);
+	}
+	put_u32(&b, (uint32_t)d->ncites);
+	for (size_t i = 0; i < d->ncites; i++) {
+		const struct citation *c = &d->cites[i];
+		put_str(&b, c->url);
+		put_str(&b, c->canonical);
+		put_str(&b, c->text);
+		put_str(&b, c->title);
+		put_str(&b, c->desc);
+		put_int(&b, c->line);
+		put_int(&b, c->col);
+		put_int(&b, c->heading);
+		put_u32(&b, c->bare);
+	}
+	put_u32(&b, (uint32_t)d->nilinks);
+	for (size_t i = 0; i < d->nilinks; i++) {
+		put_str(&b, d->ilinks[i].url);
+		put_int(&b, d->ilinks[i].line);
+		put_int(&b, d->ilinks[i].col);
+	}
+	put_u64(&b, d->hash);
+	put_int(&b, d->words);
+	put_u32(&b, (uint32_t)d->diags.n);
+	for (size_t i = 0; i < d->diags.n; i++) {
+		const struct diag *g = &d->diags.v[i];
+		put_str(&b, g->path);
+		put_int(&b, g->line);
+		put_int(&b, g->col);
+		put_u32(&b, (uint32_t)g->sev);
+		put_str(&b, g->code);
+		put_str(&b, g->msg);
+	}
+	put_u32(out, (uint32_t)b.n);
+	buf_put(out, b.p, b.n);
+	buf_free(&b);
+}
+
+int doc_cache_write(const char *file, const char env[33], struct buf *entries, size_t n)
+{
+	char *dir = path_dirname(file);
+	int rc = *dir ? path_mkdirs(dir) : 0;
+	free(dir);
+	if (rc)
+		return -1;
+	char *tmp = xasprintf("%s.%ld.tmp", file, (long)getpid());
+	FILE *f = fopen(tmp, "wb");
+	bool ok = f && fprintf(f, MAGIC "%s\n", env) > 0;
+	for (size_t i = 0; ok && i < n; i++)
+		ok = !entries[i].n || fwrite(entries[i].p, 1, entries[i].n, f) == entries[i].n;
+	if (f && fclose(f))
+		ok = false;
+	if (!ok || rename(tmp, file)) {
+		unlink(tmp);
+		ok = false;
+	}
+	free(tmp);
+	return ok ? 0 : -1;
+}
+
+void doc_cache_env(const char *source_dir, char env[33])
+{
+	struct buf m = BUF_INIT;
+	const unsigned long long *self = fingerprint_self();
+	buf_printf(&m, MAGIC "%016llx%016llx\n", self[0], self[1]);
+	fingerprint_file(&m, source_dir, "site.yml");
+	fingerprint_hex(&m, env);
+	buf_free(&m);
+}
+
+/* ---- reading ------------------------------------------------------------------- */
+
+struct reader {
+	const unsigned char *p, *end;
+	bool bad;
+};
+
+static uint32_t get_u32(struct reader *r)
+{
+	if (r->end - r->p < 4) {
+		r->bad = true;
+		r->p = r->end;
+		return 0;
+	}
+	uint32_t v = (uint32_t)r->p[0] | (uint32_t)r->p[1] << 8 | (uint32_t)r->p[2] << 16 |
+		     (uint32_t)r->p[3] << 24;
+	r->p += 4;
+	return v;
+}
+
+static uint64_t get_u64(struct reader *r)
+{
+	uint64_t lo = get_u32(r);
+	return lo | (uint64_t)get_u32(r) << 32;
+}
+
+static long get_int(struct reader *r) { return (long)(int64_t)get_u64(r); }
+
+static char *get_str(struct reader *r)
+{
+	uint32_t n = get_u32(r);
+	if (n == NONE || r->bad)
+		return NULL;
+	if ((size_t)(r->end - r->p) < n) {
+		r->bad = true;
+		r->p = r->end;
+		return NULL;
+	}
+	char *s = xstrndup((const char *)r->p, n);
+	r->p += n;
+	return s;
+}
+
+/* A count of items of at least min_size bytes each: bounded by what is left. */
+static size_t get_count(struct reader *r, size_t min_size)
+{
+	uint32_t n = get_u32(r);
+	if ((size_t)(r->end - r->p) / min_size < n) {
+		r->bad = true;
+		return 0;
+	}
+	return n;
+}
+
+static void get_meta(struct reader *r, struct doc_meta *m)
+{
+	m->title = get_str(r);
+	m->slug = get_str(r);
+	m->slug_line = (int)get_int(r);
+	m->slug_col = (int)get_int(r);
+	m->slug_path = get_str(r);
+	m->description = get_str(r);
+	m->date = get_str(r);
+	m->updated = get_str(r);
+	m->weight = get_int(r);
+	uint32_t flags = get_u32(r);
+	m->has_weight = flags & 1;
+	m->draft = flags & 2;
+	m->ntopics = get_count(r, 4);
+	m->topics = xcalloc(m->ntopics + 1, sizeof *m->topics);
+	for (size_t i = 0; i < m->ntopics; i++)
+		m->topics[i] = get_str(r);
+	m->topics_line = (int)get_int(r);
+	m->topics_col = (int)get_int(r);
+	m->topics_path = get_str(r);
+}
+
+static void get_doc(struct reader *r, struct doc *d)
+{
+	uint32_t format = get_u32(r);
+	if (format > FMT_RST)
+		r->bad = true;
+	d->format = format == FMT_RST ? FMT_RST : FMT_MARKDOWN;
+	get_meta(r, &d->meta);
+	d->title = get_str(r);
+	d->description = get_str(r);
+	d->body = get_str(r);
+	d->nanchors = d->capanchors = get_count(r, 4);
+	d->anchors = xcalloc(d->nanchors + 1, sizeof *d->anchors);
+	for (size_t i = 0; i < d->nanchors; i++)
+		d->anchors[i] = get_str(r);
+	d->nheadings = get_count(r, 32);
+	d->headings = xcalloc(d->nheadings + 1, sizeof *d->headings);
+	for (size_t i = 0; i < d->nheadings; i++) {
+		struct heading *h = &d->headings[i];
+		h->text = get_str(r);
+		h->id = get_str(r);
+		h->level = (int)get_int(r);
+		h->line = (int)get_int(r);
+		h->parent = (int)get_int(r);
+	}
+	d->ncites = d->capcites = get_count(r, 48);
+	d->cites = xcalloc(d->ncites + 1, sizeof *d->cites);
+	for (size_t i = 0; i < d->ncites; i++) {
+		struct citation *c = &d->cites[i];
+		c->url = get_str(r);
+		c->canonical = get_str(r);
+		c->text = get_str(r);
+		c->title = get_str(r);
+		c->desc = get_str(r);
+		c->line = (int)get_int(r);
+		c->col = (int)get_int(r);
+		c->heading = (int)get_int(r);
+		c->bare = get_u32(r) != 0;
+		c->resource = -1;
+		if (!c->url || !c->title || c->heading < -1 || c->heading >= (long)d->nheadings)
+			r->bad = true;
+	}
+	d->nilinks = d->capilinks = get_count(r, 20);
+	d->ilinks = xcalloc(d->nilinks + 1, sizeof *d->ilinks);
+	for (size_t i = 0; i < d->nilinks; i++) {
+		d->ilinks[i].url = get_str(r);
+		d->ilinks[i].line = (int)get_int(r);
+		d->ilinks[i].col = (int)get_int(r);
+		d->ilinks[i].target = -1;
+		if (!d->ilinks[i].url)
+			r->bad = true;
+	}
+	d->hash = get_u64(r);
+	d->words = get_int(r);
+	size_t nd = get_count(r, 32);
+	for (size_t i = 0; i < nd && !r->bad; i++) {
+		char *path = get_str(r);
+		int line = (int)get_int(r), col = (int)get_int(r);
+		uint32_t sev = get_u32(r);
+		char *code = get_str(r), *msg = get_str(r);
+		if (!r->bad && path && msg && sev <= SEV_ERROR) {
+			if (code)
+				diag_addc(&d->diags, (enum severity)sev, code, path, line, col, "%s", msg);
+			else
+				diag_add(&d->diags, (enum severity)sev, path, line, col, "%s", msg);
+		} else
+			r->bad = true;
+		free(path);
+		free(code);
+		free(msg);
+	}
+	for (size_t i = 0; i < d->nheadings; i++)
+		if (!d->headings[i].text || !d->headings[i].id)
+			r->bad = true;
+	if (!d->title || !d->body || r->p != r->end)
+		r->bad = true;
+}
+
+void doc_cache_load(struct doc_cache *c, const char *file, const char env[33])
+{
+	memset(c, 0, sizeof *c);
+	char want[64];
+	snprintf(want, sizeof want, MAGIC "%s\n", env);
+	size_t wl = strlen(want);
+	if (buf_read_file(&c->data, file) || c->data.n < wl || memcmp(c->data.p, want, wl)) {
+		buf_free(&c->data);
+		return;
+	}
+	struct reader r = {(const unsigned char *)c->data.p + wl,
+			   (const unsigned char *)c->data.p + c->data.n, false};
+	size_t cap = 0;
+	while (r.p < r.end) {
+		size_t at = (size_t)((const char *)r.p - c->data.p);
+		uint32_t len = get_u32(&r);
+		if (r.bad || (size_t)(r.end - r.p) < len)
+			break;
+		struct reader e = {r.p, r.p + len, false};
+		char *rel = get_str(&e);
+		if (e.bad || !rel) {
+			free(rel);
+			break;
+		}
+		c->keys = xgrow(c->keys, &cap, c->nkeys + 1, sizeof *c->keys);
+		c->keys[c->nkeys++] = rel;
+		hash_put(&c->index, rel, at);
+		r.p += len;
+	}
+}
+
+bool doc_cache_get(const struct doc_cache *c, const char *relpath,
+		   const unsigned long long digest[2], struct doc *d, struct buf *raw)
+{
+	size_t at;
+	if (!c->index.n || !hash_get(&c->index, relpath, &at))
+		return false;
+	struct reader r = {(const unsigned char *)c->data.p + at,
+			   (const unsigned char *)c->data.p + c->data.n, false};
+	uint32_t len = get_u32(&r);
+	const unsigned char *entry = r.p - 4;
+	r.end = r.p + len; /* checked when loaded */
+	free(get_str(&r));
+	if (get_u64(&r) != digest[0] || get_u64(&r) != digest[1] || r.bad)
+		return false;
+	struct doc got = {0};
+	get_doc(&r, &got);
+	if (r.bad) {
+		doc_free(&got);
+		return false;
+	}
+	if (raw)
+		buf_put(raw, entry, (size_t)(r.end - entry));
+	/* keep what the caller set: index and names */
+	got.index = d->index;
+	got.relpath = d->relpath;
+	got.shown = d->shown;
+	*d = got;
+	return true;
+}
+
+void doc_cache_free(struct doc_cache *c)
+{
+	for (size_t i = 0; i < c->nkeys; i++)
+		free(c->keys[i]);
+	free(c->keys);
+	hash_free(&c->index);
+	buf_free(&c->data);
+	memset(c, 0, sizeof *c);
+}
