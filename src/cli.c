@@ -8,11 +8,17 @@ static const struct {
 } helps[] = {
 	{"build",
 	 "usage: ssg build [-s|--source DIR] [-o|--output DIR] [--base-url URL] [--drafts]\n"
-	 "                 [-j|--jobs N] [-q|--quiet] [-v|--verbose] [--timings]\n"
+	 "                 [-j|--jobs N] [-q|--quiet] [-v|--verbose] [--timings] [--force]\n"
 	 "\n"
 	 "Build the site in DIR (default .) into DIR/public (or --output). The new site is\n"
 	 "written beside the output folder and swapped in whole: a failed build leaves the\n"
 	 "previous site as it was.\n"
+	 "\n"
+	 "Builds are incremental. When no input changed (content, site.yml, templates,\n"
+	 "themes, static files, options, ssg itself) the build stops at once and repeats\n"
+	 "the last warnings. Otherwise documents whose bytes are unchanged come from\n"
+	 "DIR/.ssg-cache/documents.bin, not parsed again, and pages whose data is\n"
+	 "unchanged are kept as they are.\n"
 	 "\n"
 	 "  -s, --source DIR   the site: site.yml, content/, templates/, themes/, static/\n"
 	 "  -o, --output DIR   where the site goes (default DIR/public)\n"
@@ -22,6 +28,7 @@ static const struct {
 	 "  -q, --quiet        print only errors and warnings\n"
 	 "  -v, --verbose      print every diagnostic, notes included\n"
 	 "      --timings      print how long each phase took (read, model, render, write)\n"
+	 "      --force        build everything again, using nothing earlier builds kept\n"
 	 "\n"
 	 "Exit status: 0 built, 1 content or configuration errors, 2 usage errors.\n"},
 	{"check",

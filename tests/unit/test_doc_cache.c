@@ -1,0 +1,198 @@
+/* test_doc_cache: a document survives the cache field for field; an entry
+ * under another digest or env is not used; a damaged file (cut at every
+ * length, bytes flipped) never crashes and never yields a half document. */
+#include "testutil.h"
+
+#include <unistd.h>
+
+#include "buf.h"
+#include "diag.h"
+#include "doc.h"
+#include "doc_cache.h"
+#include "xalloc.h"
+
+static const char ENV[33] = "0123456789abcdef0123456789abcdef";
+
+static void sample_doc(struct doc *d)
+{
+	memset(d, 0, sizeof *d);
+	d->relpath = xstrdup("guides/intro.md");
+	d->shown = xstrdup("content/guides/intro.md");
+	d->format = FMT_RST;
+	d->meta.title = xstrdup("Front-matter title");
+	d->meta.date = xstrdup("2024-05-01");
+	d->meta.weight = -7;
+	d->meta.has_weight = true;
+	d->meta.ntopics = 2;
+	d->meta.topics = xcalloc(3, sizeof *d->meta.topics);
+	d->meta.topics[0] = xstrdup("cuda");
+	d->meta.topics[1] = xstrdup("triton");
+	d->meta.topics_line = 3;
+	d->title = xstrdup("Intro \xc3\xa9");
+	d->body = xstrdup("<p>Body with a \x1emarker\x1f</p>\n");
+	d->nanchors = 1;
+	d->anchors = xcalloc(1, sizeof *d->anchors);
+	d->anchors[0] = xstrdup("setup");
+	d->nheadings = 2;
+	d->headings = xcalloc(2, sizeof *d->headings);
+	d->headings[0] = (struct heading){xstrdup("Intro"), xstrdup("intro"), 1, 1, -1};
+	d->headings[1] = (struct heading){xstrdup("Setup"), xstrdup("setup"), 2, 9, 0};
+	d->ncites = 1;
+	d->cites = xcalloc(1, sizeof *d->cites);
+	d->cites[0] = (struct citation){.url = xstrdup("https://arxiv.org/abs/2205.14135v2"),
+					.canonical = xstrdup("https://arxiv.org/abs/2205.14135"),
+					.text = xstrdup("FlashAttention"),
+					.title = xstrdup("FlashAttention"),
+					.desc = NULL, .line = 12, .col = 3, .heading = 1,
+					.bare = true, .resource = 5};
+	d->nilinks = 1;
+	d->ilinks = xcalloc(1, sizeof *d->ilinks);
+	d->ilinks[0] = (struct ilink){.url = xstrdup("../other.md#x"), .line = 14, .col = 2,
+				      .target = 3};
+	d->hash = 0x1234567890abcdefULL;
+	d->words = 321;
+	diag_addc(&d->diags, SEV_WARNING, "missing-file", "content/guides/intro.md", 14, 2,
+		  "link to a file that does not exist: %s", "tab\there");
+}
+
+static char *write_cache(struct doc *d, const unsigned long long dg[2], char *dir)
+{
+	strcpy(dir, "/tmp/ssg-doccache-XXXXXX");
+	assert_non_null(mkdtemp(dir));
+	char *file = xasprintf("%s/.ssg-cache/documents.bin", dir);
+	struct buf entries[2] = {BUF_INIT, BUF_INIT};
+	doc_cache_put(&entries[0], d, dg);
+	assert_int_equal(doc_cache_write(file, ENV, entries, 2), 0);
+	buf_free(&entries[0]);
+	return file;
+}
+
+static void remove_cache(const char *file, const char *dir)
+{
+	unlink(file);
+	char *sub = xasprintf("%s/.ssg-cache", dir);
+	rmdir(sub);
+	free(sub);
+	rmdir(dir);
+}
+
+static void test_round_trip(void **state)
+{
+	(void)state;
+	struct doc d;
+	sample_doc(&d);
+	unsigned long long dg[2] = {11, 22};
+	char dir[64];
+	char *file = write_cache(&d, dg, dir);
+	struct doc_cache c;
+	doc_cache_load(&c, file, ENV);
+	assert_int_equal(c.nkeys, 1);
+	struct doc got = {.index = 4, .relpath = xstrdup("guides/intro.md"),
+			  .shown = xstrdup("content/guides/intro.md")};
+	struct buf raw = BUF_INIT;
+	assert_true(doc_cache_get(&c, "guides/intro.md", dg, &got, &raw));
+	assert_true(raw.n > 100);
+	assert_int_equal(got.index, 4);
+	assert_int_equal(got.format, FMT_RST);
+	assert_string_equal(got.meta.title, "Front-matter title");
+	assert_null(got.meta.slug);
+	assert_int_equal(got.meta.weight, -7);
+	assert_true(got.meta.has_weight);
+	assert_false(got.meta.draft);
+	assert_int_equal(got.meta.ntopics, 2);
+	assert_string_equal(got.meta.topics[1], "triton");
+	assert_string_equal(got.title, d.title);
+	assert_string_equal(got.body, d.body);
+	assert_int_equal(got.nheadings, 2);
+	assert_int_equal(got.headings[1].parent, 0);
+	assert_string_equal(got.headings[1].id, "setup");
+	assert_int_equal(got.ncites, 1);
+	assert_string_equal(got.cites[0].canonical, "https://arxiv.org/abs/2205.14135");
+	assert_null(got.cites[0].desc);
+	assert_true(got.cites[0].bare);
+	assert_int_equal(got.cites[0].heading, 1);
+	assert_int_equal(got.cites[0].resource, -1); /* the model sets it again */
+	assert_int_equal(got.nilinks, 1);
+	assert_int_equal(got.ilinks[0].target, -1);
+	assert_null(got.ilinks[0].anchor);
+	assert_int_equal(got.hash, d.hash);
+	assert_int_equal(got.words, 321);
+	assert_int_equal(got.diags.n, 1);
+	assert_string_equal(got.diags.v[0].msg, "link to a file that does not exist: tab\there");
+	assert_string_equal(got.diags.v[0].code, "missing-file");
+	/* another digest, another path, another env: not used */
+	unsigned long long other[2] = {11, 23};
+	struct doc miss = {0};
+	assert_false(doc_cache_get(&c, "guides/intro.md", other, &miss, NULL));
+	assert_false(doc_cache_get(&c, "guides/other.md", dg, &miss, NULL));
+	assert_null(miss.title);
+	doc_cache_free(&c);
+	doc_cache_load(&c, file, "ffffffffffffffffffffffffffffffff");
+	assert_int_equal(c.nkeys, 0);
+	assert_false(doc_cache_get(&c, "guides/intro.md", dg, &miss, NULL));
+	doc_cache_free(&c);
+	buf_free(&raw);
+	doc_free(&got);
+	doc_free(&d);
+	remove_cache(file, dir);
+	free(file);
+}
+
+/* Every cut and many flipped bytes: a get either fails or gives a whole doc. */
+static void test_damaged(void **state)
+{
+	(void)state;
+	struct doc d;
+	sample_doc(&d);
+	unsigned long long dg[2] = {1, 2};
+	char dir[64];
+	char *file = write_cache(&d, dg, dir);
+	size_t n = 0;
+	char *bytes = test_read_file(file, &n);
+	assert_non_null(bytes);
+	size_t whole = 0, refused = 0;
+	for (size_t variant = 0; variant < n + 2000; variant++) {
+		char *copy = malloc(n);
+		memcpy(copy, bytes, n);
+		size_t len = n;
+		if (variant < n)
+			len = variant; /* cut */
+		else if (variant > n) {
+			srand((unsigned)variant);
+			for (int k = 0; k < 3; k++) /* flip a few bytes past the header */
+				copy[34 + (size_t)rand() % (n - 34)] ^= (char)(1 + rand() % 255);
+		}
+		FILE *f = fopen(file, "wb");
+		fwrite(copy, 1, len, f);
+		fclose(f);
+		struct doc_cache c;
+		doc_cache_load(&c, file, ENV);
+		struct doc got = {0};
+		if (doc_cache_get(&c, "guides/intro.md", dg, &got, NULL)) {
+			assert_non_null(got.title);
+			assert_non_null(got.body);
+			for (size_t i = 0; i < got.ncites; i++)
+				assert_true(got.cites[i].heading < (int)got.nheadings);
+			whole++;
+		} else
+			refused++;
+		doc_free(&got);
+		doc_cache_free(&c);
+		free(copy);
+	}
+	assert_true(whole >= 1);   /* the intact file (variant n), at least */
+	assert_true(refused >= n); /* every cut short of the whole */
+	free(bytes);
+	doc_free(&d);
+	remove_cache(file, dir);
+	free(file);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_damaged),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
