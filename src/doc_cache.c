@@ -9,10 +9,13 @@
 #include "path.h"
 #include "xalloc.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define MAGIC "ssg-docs 1 "
@@ -125,28 +128,6 @@ void doc_cache_put(struct buf *out, const struct doc *d, const unsigned long lon
 	buf_free(&b);
 }
 
-int doc_cache_write(const char *file, const char env[33], struct buf *entries, size_t n)
-{
-	char *dir = path_dirname(file);
-	int rc = *dir ? path_mkdirs(dir) : 0;
-	free(dir);
-	if (rc)
-		return -1;
-	char *tmp = xasprintf("%s.%ld.tmp", file, (long)getpid());
-	FILE *f = fopen(tmp, "wb");
-	bool ok = f && fprintf(f, MAGIC "%s\n", env) > 0;
-	for (size_t i = 0; ok && i < n; i++)
-		ok = !entries[i].n || fwrite(entries[i].p, 1, entries[i].n, f) == entries[i].n;
-	if (f && fclose(f))
-		ok = false;
-	if (!ok || rename(tmp, file)) {
-		unlink(tmp);
-		ok = false;
-	}
-	free(tmp);
-	return ok ? 0 : -1;
-}
-
 void doc_cache_env(const char *source_dir, char env[33])
 {
 	struct buf m = BUF_INIT;
@@ -155,6 +136,78 @@ void doc_cache_env(const char *source_dir, char env[33])
 	fingerprint_file(&m, source_dir, "site.yml");
 	fingerprint_hex(&m, env);
 	buf_free(&m);
+}
+
+/* The cache folder, opened without following a symlink (a pull request
+ * could make .ssg-cache one, to have ssg write elsewhere); made when
+ * `make` is set. -1 when there is none, or it is not a real folder. */
+static int open_cache_dir(const char *source_dir, bool make)
+{
+	int dfd = open(source_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0)
+		return -1;
+	if (make)
+		mkdirat(dfd, DOC_CACHE_DIR, 0755);
+	int cfd = openat(dfd, DOC_CACHE_DIR, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	close(dfd);
+	return cfd;
+}
+
+int doc_cache_write(const char *source_dir, const char env[33], struct buf *entries, size_t n)
+{
+	int cfd = open_cache_dir(source_dir, true);
+	if (cfd < 0)
+		return -1;
+	char tmp[64];
+	snprintf(tmp, sizeof tmp, "%s.%ld.tmp", DOC_CACHE_NAME, (long)getpid());
+	unlinkat(cfd, tmp, 0);
+	int fd = openat(cfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	FILE *f = fd >= 0 ? fdopen(fd, "wb") : NULL;
+	if (fd >= 0 && !f)
+		close(fd);
+	bool ok = f && fprintf(f, MAGIC "%s\n", env) > 0;
+	for (size_t i = 0; ok && i < n; i++)
+		ok = !entries[i].n || fwrite(entries[i].p, 1, entries[i].n, f) == entries[i].n;
+	if (f && fclose(f))
+		ok = false;
+	if (!ok || renameat(cfd, tmp, cfd, DOC_CACHE_NAME)) {
+		unlinkat(cfd, tmp, 0);
+		ok = false;
+	}
+	close(cfd);
+	return ok ? 0 : -1;
+}
+
+/* The cache file's bytes into b: a regular file, never through a symlink. */
+static int read_cache(const char *source_dir, struct buf *b)
+{
+	int cfd = open_cache_dir(source_dir, false);
+	if (cfd < 0)
+		return -1;
+	int fd = openat(cfd, DOC_CACHE_NAME, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	close(cfd);
+	struct stat st;
+	if (fd < 0 || fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	buf_grow(b, (size_t)st.st_size + 1);
+	int rc = 0;
+	for (;;) {
+		buf_grow(b, 65536);
+		ssize_t r = read(fd, b->p + b->n, b->cap - b->n - 1);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0) {
+			rc = r < 0 ? -1 : 0;
+			break;
+		}
+		b->n += (size_t)r;
+		b->p[b->n] = '\0';
+	}
+	close(fd);
+	return rc;
 }
 
 /* ---- reading ------------------------------------------------------------------- */
@@ -311,13 +364,13 @@ static void get_doc(struct reader *r, struct doc *d)
 		r->bad = true;
 }
 
-void doc_cache_load(struct doc_cache *c, const char *file, const char env[33])
+void doc_cache_load(struct doc_cache *c, const char *source_dir, const char env[33])
 {
 	memset(c, 0, sizeof *c);
 	char want[64];
 	snprintf(want, sizeof want, MAGIC "%s\n", env);
 	size_t wl = strlen(want);
-	if (buf_read_file(&c->data, file) || c->data.n < wl || memcmp(c->data.p, want, wl)) {
+	if (read_cache(source_dir, &c->data) || c->data.n < wl || memcmp(c->data.p, want, wl)) {
 		buf_free(&c->data);
 		return;
 	}

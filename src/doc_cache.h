@@ -14,7 +14,8 @@
 #include "doc.h"
 #include "hash.h"
 
-#define DOC_CACHE_FILE ".ssg-cache/documents.bin"
+#define DOC_CACHE_DIR ".ssg-cache"
+#define DOC_CACHE_NAME "documents.bin"
 
 struct doc_cache {
 	struct buf data;      /* the file */
@@ -25,8 +26,9 @@ struct doc_cache {
 
 /* What every entry depends on besides its file: this program and site.yml. */
 void doc_cache_env(const char *source_dir, char env[33]);
-/* Load file when it was written under env; otherwise c is empty. */
-void doc_cache_load(struct doc_cache *c, const char *file, const char env[33]);
+/* Load <source_dir>/.ssg-cache/documents.bin when it was written under env;
+ * otherwise c is empty. A symlinked folder or file is not read. */
+void doc_cache_load(struct doc_cache *c, const char *source_dir, const char env[33]);
 /* Fill d (relpath already set) from the cache when its entry has digest,
  * and append the entry as it is to raw (unless NULL); false (d untouched)
  * otherwise. Thread-safe: c is only read. */
@@ -36,8 +38,9 @@ void doc_cache_free(struct doc_cache *c);
 
 /* Append d's entry (as read, before the model touches it) to out. */
 void doc_cache_put(struct buf *out, const struct doc *d, const unsigned long long digest[2]);
-/* Write the entries (each from doc_cache_put) as the new cache, atomically.
- * -1 when the file cannot be written (the build goes on without it). */
-int doc_cache_write(const char *file, const char env[33], struct buf *entries, size_t n);
+/* Write the entries (each from doc_cache_put) as the new cache, atomically,
+ * never through a symlink. -1 when it cannot be written (the build goes on
+ * without it). */
+int doc_cache_write(const char *source_dir, const char env[33], struct buf *entries, size_t n);
 
 #endif

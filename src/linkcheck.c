@@ -16,9 +16,11 @@
 
 #include <curl/curl.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <strings.h>
 #include <unistd.h>
 
@@ -269,13 +271,27 @@ int linkcheck_save_cache(const char *file, const struct linkcache *c)
 {
 	char *dir = path_dirname(file);
 	int rc = *dir ? path_mkdirs(dir) : 0;
+	/* the cache's folder may come from a pull request: never a symlink to
+	 * somewhere else, nor a symlink for the file itself */
+	struct stat st;
+	if (rc == 0 && *dir && (lstat(dir, &st) || !S_ISDIR(st.st_mode))) {
+		errno = ELOOP;
+		rc = -1;
+	}
+	if (rc == 0 && lstat(file, &st) == 0 && !S_ISREG(st.st_mode)) {
+		errno = ELOOP;
+		rc = -1;
+	}
 	free(dir);
 	if (rc)
 		return -1;
 	struct buf b = BUF_INIT;
 	cache_format(c, &b);
 	char *tmp = xasprintf("%s.tmp.%ld", file, (long)getpid());
-	FILE *fp = fopen(tmp, "w");
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+	FILE *fp = fd >= 0 ? fdopen(fd, "w") : NULL;
+	if (fd >= 0 && !fp)
+		close(fd);
 	rc = -1;
 	if (fp) {
 		bool ok = fwrite(buf_cstr(&b), 1, b.n, fp) == b.n;

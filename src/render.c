@@ -4,6 +4,7 @@
 #include "hash.h"
 #include "html.h"
 #include "path.h"
+#include "pool.h"
 #include "value.h"
 #include "xalloc.h"
 
@@ -173,25 +174,21 @@ static int cmp_strp_bsearch(const void *key, const void *elem)
 	return strcmp(key, *(char *const *)elem);
 }
 
-void render_resources_json(const struct site *s, struct buf *out)
+/* resources.json's resources, JSON_CHUNK at a time. */
+#define JSON_CHUNK 2048
+struct json_chunks {
+	const struct site *s;
+	struct buf *bufs;
+	size_t n;
+};
+
+static void resources_chunk(void *ctx, size_t ci)
 {
-	buf_puts(out, "{");
-	json_str(out, "$schema", "assets/resources.schema.json");
-	buf_putc(out, ',');
-	json_str(out, "site", s->cfg.title);
-	/* documents once; citations name them by path */
-	buf_puts(out, ",\"documents\":[\n");
-	for (size_t i = 0; i < s->ndocs; i++) {
-		buf_putc(out, '{');
-		json_str(out, "path", s->docs[i].relpath);
-		buf_putc(out, ',');
-		json_str(out, "page", s->docs[i].url);
-		buf_putc(out, ',');
-		json_str(out, "title", s->docs[i].title);
-		buf_puts(out, i + 1 < s->ndocs ? "},\n" : "}\n");
-	}
-	buf_puts(out, "],\"resources\":[\n");
-	for (size_t i = 0; i < s->nres; i++) {
+	struct json_chunks *jc = ctx;
+	const struct site *s = jc->s;
+	struct buf *out = &jc->bufs[ci];
+	size_t end = (ci + 1) * JSON_CHUNK < s->nres ? (ci + 1) * JSON_CHUNK : s->nres;
+	for (size_t i = ci * JSON_CHUNK; i < end; i++) {
 		const struct resource *r = &s->res[i];
 		buf_putc(out, '{');
 		json_str(out, "url", r->canonical);
@@ -200,13 +197,18 @@ void render_resources_json(const struct site *s, struct buf *out)
 		buf_putc(out, ',');
 		json_str(out, "title", r->title);
 		buf_puts(out, ",\"titles\":[");
+		/* each distinct title once, in order: compared when a few, else hashed */
 		struct hash seen = HASH_INIT;
 		for (size_t k = 0; k < r->nrefs; k++) {
 			const char *t = s->docs[r->refs[k].doc].cites[r->refs[k].cite].title;
-			if (!hash_get(&seen, t, NULL)) {
-				json_strlist_item(out, seen.n == 0, t);
+			bool dup = false;
+			if (r->nrefs <= 16)
+				for (size_t m = 0; m < k && !dup; m++)
+					dup = !strcmp(s->docs[r->refs[m].doc].cites[r->refs[m].cite].title, t);
+			else if (!(dup = hash_get(&seen, t, NULL)))
 				hash_put(&seen, t, 0);
-			}
+			if (!dup)
+				json_strlist_item(out, k == 0, t);
 		}
 		hash_free(&seen);
 		buf_puts(out, "],");
@@ -236,7 +238,36 @@ void render_resources_json(const struct site *s, struct buf *out)
 			buf_putc(out, '}');
 		}
 		buf_puts(out, i + 1 < s->nres ? "]},\n" : "]}\n");
+		}
+}
+
+void render_resources_json(const struct site *s, struct buf *out)
+{
+	buf_puts(out, "{");
+	json_str(out, "$schema", "assets/resources.schema.json");
+	buf_putc(out, ',');
+	json_str(out, "site", s->cfg.title);
+	/* documents once; citations name them by path */
+	buf_puts(out, ",\"documents\":[\n");
+	for (size_t i = 0; i < s->ndocs; i++) {
+		buf_putc(out, '{');
+		json_str(out, "path", s->docs[i].relpath);
+		buf_putc(out, ',');
+		json_str(out, "page", s->docs[i].url);
+		buf_putc(out, ',');
+		json_str(out, "title", s->docs[i].title);
+		buf_puts(out, i + 1 < s->ndocs ? "},\n" : "}\n");
 	}
+	buf_puts(out, "],\"resources\":[\n");
+	/* the resources in chunks on the site's threads, joined in order */
+	struct json_chunks jc = {s, NULL, (s->nres + JSON_CHUNK - 1) / JSON_CHUNK};
+	jc.bufs = xcalloc(jc.n + 1, sizeof *jc.bufs);
+	pool_run(s->jobs, jc.n, resources_chunk, &jc);
+	for (size_t i = 0; i < jc.n; i++) {
+		buf_put(out, jc.bufs[i].p, jc.bufs[i].n);
+		buf_free(&jc.bufs[i]);
+	}
+	free(jc.bufs);
 	buf_puts(out, "]}\n");
 }
 
@@ -258,13 +289,14 @@ static void search_entry(struct buf *out, bool *first, const char *kind, const c
 	buf_puts(out, "\"]");
 }
 
-void render_search_index_js(const struct site *s, struct buf *out)
+void render_search_index_js(const struct buf *json, struct buf *out)
 {
 	/* the same index as a script, for pages opened from file:// */
+	size_t n = json->n;
+	while (n && json->p[n - 1] == '\n')
+		n--;
 	buf_puts(out, "window.SSG_SEARCH_INDEX=");
-	render_search_index(s, out);
-	while (out->n && out->p[out->n - 1] == '\n')
-		out->p[--out->n] = '\0';
+	buf_put(out, json->p, n);
 	buf_puts(out, ";\n");
 }
 

@@ -25,7 +25,7 @@ int render_theme_file(const struct template_source *ts, const char *rel, struct 
 void render_resources_json(const struct site *s, struct buf *out);
 void render_search_index(const struct site *s, struct buf *out);
 /* search-index.js: the index as a script setting window.SSG_SEARCH_INDEX. */
-void render_search_index_js(const struct site *s, struct buf *out);
+void render_search_index_js(const struct buf *json, struct buf *out);
 void render_sitemap(const struct site *s, struct buf *out);
 void render_robots(const struct site *s, struct buf *out);
 /* The Atom feed: the RENDER_FEED_MAX newest documents. */

@@ -220,10 +220,9 @@ int site_load(struct site *s, const struct build_opts *o, struct diags *d)
 	/* the documents read last time (the cache is for builds: check walks trees) */
 	struct doc_cache cache;
 	char env[33];
-	char *cache_file = path_join(s->source_dir, DOC_CACHE_FILE);
 	if (!o->keep_trees) {
 		doc_cache_env(s->source_dir, env);
-		doc_cache_load(&cache, cache_file, env);
+		doc_cache_load(&cache, s->source_dir, env);
 		if (!o->force)
 			job.cache = &cache;
 		job.entries = xcalloc(ndocs + 1, sizeof *job.entries);
@@ -232,14 +231,13 @@ int site_load(struct site *s, const struct build_opts *o, struct diags *d)
 	if (job.entries) {
 		/* write the cache again when it misses a document or holds others */
 		if (job.hits != ndocs || cache.nkeys != ndocs)
-			doc_cache_write(cache_file, env, job.entries, ndocs);
+			doc_cache_write(s->source_dir, env, job.entries, ndocs);
 		for (size_t i = 0; i < ndocs; i++)
 			buf_free(&job.entries[i]);
 		free(job.entries);
 		doc_cache_free(&cache);
 	}
 	s->cached_docs = job.hits;
-	free(cache_file);
 	pthread_mutex_destroy(&job.lock);
 	/* drop what could not be read, and drafts */
 	size_t keep = 0;
@@ -353,7 +351,6 @@ static const struct {
 	void (*render)(const struct site *s, struct buf *out);
 } data_files[] = {
 	{"resources.json", render_resources_json}, {"search-index.json", render_search_index},
-	{"search-index.js", render_search_index_js},
 	{"sitemap.xml", render_sitemap},           {"robots.txt", render_robots},
 	{"feed.xml", render_feed},
 };
@@ -364,6 +361,13 @@ static void write_data_file(struct site *s, struct output *out, size_t i)
 	struct buf b = BUF_INIT;
 	data_files[i].render(s, &b);
 	output_write(out, data_files[i].path, buf_cstr(&b), b.n);
+	if (data_files[i].render == render_search_index) {
+		/* the same index as a script: rendered once, written twice */
+		struct buf js = BUF_INIT;
+		render_search_index_js(&b, &js);
+		output_write(out, "search-index.js", buf_cstr(&js), js.n);
+		buf_free(&js);
+	}
 	buf_free(&b);
 }
 

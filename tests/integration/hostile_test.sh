@@ -12,8 +12,10 @@
 #    <severity>: ...` (the grep names what it must say);
 #  - the output carries no script, handler or unsafe URL that came from the
 #    content (tests/hostile/check_output.py);
-#  - nothing is written outside the output folder (the sandbox holding the
-#    site is listed before and after; absolute slugs' targets are checked);
+#  - nothing is written outside the output folder and ssg's own cache folder
+#    <site>/.ssg-cache (the sandbox holding the site is listed before and
+#    after; absolute slugs' targets are checked), and a .ssg-cache that is a
+#    symlink to elsewhere is neither written nor read;
 #  - time and peak memory stay bounded (timeout, /usr/bin/time -f %M).
 # Run by tests/run_integration.sh with $SSG set; exit 0 = pass, 77 = skip.
 set -u
@@ -32,11 +34,11 @@ fail() {
 # build CASE MAX_KB MAX_S: build $TMP/box/CASE (a site) into its public/.
 build() {
 	site="$TMP/box/$1"
-	(cd "$TMP/box" && find . -path '*/public' -prune -o -print | LC_ALL=C sort) >"$TMP/before"
+	(cd "$TMP/box" && find . \( -path '*/public' -o -path '*/.ssg-cache' \) -prune -o -print | LC_ALL=C sort) >"$TMP/before"
 	(cd "$site" && /usr/bin/time -o "$TMP/time" -f '%M %e' timeout "$3" "$SSG" build -j 2 \
 		>"$TMP/out" 2>&1)
 	rc=$?
-	(cd "$TMP/box" && find . -path '*/public' -prune -o -print | LC_ALL=C sort) >"$TMP/after"
+	(cd "$TMP/box" && find . \( -path '*/public' -o -path '*/.ssg-cache' \) -prune -o -print | LC_ALL=C sort) >"$TMP/after"
 	kb=$(tail -n 1 "$TMP/time" | cut -d' ' -f1)
 	secs=$(tail -n 1 "$TMP/time" | cut -d' ' -f2)
 	echo "$1: exit $rc, ${kb} KB, ${secs} s"
@@ -156,6 +158,18 @@ done
 grep -Eq "^(content/)?sub/(up|self|again):$D: warning: symlink" "$TMP/out" ||
 	fail "symlinks: no warning for the loops"
 grep -rq 'TOP-SECRET-OUTSIDE\|root:x:0' "$S/public" && fail "symlinks: a file outside content/ was published"
+
+# ---- ssg's cache folder as a symlink to elsewhere ------------------------------------
+V="$TMP/box/cache-link"
+mkdir -p "$V/content" "$TMP/box/victim"
+printf '# Home\n\nText with [a link](https://example.org/a).\n' >"$V/content/index.md"
+ln -s ../victim "$V/.ssg-cache"
+build cache-link 300000 30
+shapes cache-link
+build cache-link 300000 30
+[ -z "$(ls -A "$TMP/box/victim")" ] || fail "cache-link: wrote through a symlinked .ssg-cache: $(ls "$TMP/box/victim")"
+grep -q 'Text with' "$V/public/index/index.html" 2>/dev/null || grep -rq 'Text with' "$V/public" ||
+	fail "cache-link: the site was not built"
 
 # ---- a 100 MB file ----------------------------------------------------------------
 mkdir -p "$TMP/box/huge/content"
