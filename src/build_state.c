@@ -5,6 +5,7 @@
 #include "fingerprint.h"
 #include "gitdates.h"
 #include "linkcheck.h"
+#include "output.h"
 #include "path.h"
 #include "xalloc.h"
 
@@ -145,7 +146,15 @@ void build_state_forget(const char *outdir)
 static void save_file(const char *outdir, const char *name, const struct buf *b)
 {
 	char *file = path_join(outdir, name);
-	char *tmp = xasprintf("%s.%ld.tmp", file, (long)getpid());
+	/* the temporary file lies beside the output folder, not in it: a build
+	 * killed while writing it leaves nothing in the site (output_tidy
+	 * removes it later) */
+	char *base = xstrdup(outdir);
+	size_t bl = strlen(base);
+	while (bl > 1 && base[bl - 1] == '/')
+		base[--bl] = '\0';
+	char *tmp = xasprintf("%s" OUTPUT_STATE_TMP "%ld-%s", base, (long)getpid(), name + 1);
+	free(base);
 	FILE *f = fopen(tmp, "wb");
 	bool ok = f && fwrite(b->p ? b->p : "", 1, b->n, f) == b->n;
 	if (f && fclose(f))

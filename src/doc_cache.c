@@ -9,8 +9,10 @@
 #include "path.h"
 #include "xalloc.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -153,11 +155,35 @@ static int open_cache_dir(const char *source_dir, bool make)
 	return cfd;
 }
 
+/* Temporary files of writers that were killed (their process is gone). */
+static void remove_dead_temps(int cfd)
+{
+	int fd = dup(cfd);
+	DIR *dh = fd >= 0 ? fdopendir(fd) : NULL;
+	if (!dh) {
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	size_t pl = strlen(DOC_CACHE_NAME ".");
+	struct dirent *e;
+	while ((e = readdir(dh))) {
+		char *end;
+		if (strncmp(e->d_name, DOC_CACHE_NAME ".", pl))
+			continue;
+		long pid = strtol(e->d_name + pl, &end, 10);
+		if (pid > 0 && !strcmp(end, ".tmp") && kill((pid_t)pid, 0) && errno == ESRCH)
+			unlinkat(cfd, e->d_name, 0);
+	}
+	closedir(dh);
+}
+
 int doc_cache_write(const char *source_dir, const char env[33], struct buf *entries, size_t n)
 {
 	int cfd = open_cache_dir(source_dir, true);
 	if (cfd < 0)
 		return -1;
+	remove_dead_temps(cfd);
 	char tmp[64];
 	snprintf(tmp, sizeof tmp, "%s.%ld.tmp", DOC_CACHE_NAME, (long)getpid());
 	unlinkat(cfd, tmp, 0);

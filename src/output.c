@@ -36,15 +36,24 @@ void output_tidy(const char *dir)
 	char *parent = path_dirname(final);
 	const char *base = path_basename(final);
 	char *prefix = xconcat(base, ".staging-", NULL);
-	size_t pl = strlen(prefix);
+	char *sprefix = xconcat(base, OUTPUT_STATE_TMP, NULL);
+	size_t pl = strlen(prefix), spl = strlen(sprefix);
 	DIR *dh = opendir(*parent ? parent : ".");
 	struct dirent *e;
 	while (dh && (e = readdir(dh))) {
-		if (strncmp(e->d_name, prefix, pl))
-			continue;
 		char *end;
-		long pid = strtol(e->d_name + pl, &end, 10);
-		if (*end || pid <= 0 || pid == (long)getpid())
+		long pid;
+		if (!strncmp(e->d_name, prefix, pl)) {
+			pid = strtol(e->d_name + pl, &end, 10);
+			if (*end)
+				continue;
+		} else if (!strncmp(e->d_name, sprefix, spl)) {
+			pid = strtol(e->d_name + spl, &end, 10);
+			if (*end != '-')
+				continue;
+		} else
+			continue;
+		if (pid <= 0 || pid == (long)getpid())
 			continue;
 		if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
 			continue; /* alive, or not ours to judge */
@@ -55,6 +64,7 @@ void output_tidy(const char *dir)
 	if (dh)
 		closedir(dh);
 	free(prefix);
+	free(sprefix);
 	free(parent);
 	free(final);
 }

@@ -43,8 +43,10 @@ int output_commit(struct output *o);
 /* Remove the staging folder (after a failed build). */
 void output_abort(struct output *o);
 void output_free(struct output *o);
-/* Remove the staging folders that killed builds left beside dir (builds
- * still running keep theirs). output_begin does it too. */
+/* Temporary files of a build's state are named <dir>.state-<pid>-<name>. */
+#define OUTPUT_STATE_TMP ".state-"
+/* Remove the staging folders and state files that killed builds left beside
+ * dir (builds still running keep theirs). output_begin does it too. */
 void output_tidy(const char *dir);
 /* rm -rf */
 int output_remove_tree(const char *dir);
