@@ -3,6 +3,7 @@
 #include "model.h"
 #include "buf.h"
 #include "path.h"
+#include "pool.h"
 #include "url.h"
 #include "xalloc.h"
 
@@ -55,15 +56,26 @@ static int cmp_str(const void *a, const void *b)
 /* The title most entries give a resource (first seen wins ties; a URL used
  * as its own title loses to any real title); the longest description.
  * Linear in the citations: a hash from title to its count. */
-static void pick_names(struct site *s, struct resource *r)
+static const char *ref_title(const struct site *s, const struct resource *r, size_t i)
+{
+	return s->docs[r->refs[i].doc].cites[r->refs[i].cite].title;
+}
+
+static void pick_names(const struct site *s, struct resource *r)
 {
 	struct hash counts = HASH_INIT;
 	size_t best = 0, bestn = 0;
+	bool few = r->nrefs <= 16; /* counted by comparing, not hashing */
 	for (size_t i = 0; i < r->nrefs; i++) {
-		const char *t = s->docs[r->refs[i].doc].cites[r->refs[i].cite].title;
+		const char *t = ref_title(s, r, i);
 		size_t n = 0;
-		hash_get(&counts, t, &n);
-		hash_put(&counts, t, ++n);
+		if (few) {
+			for (size_t k = 0; k <= i; k++)
+				n += !strcmp(ref_title(s, r, k), t);
+		} else {
+			hash_get(&counts, t, &n);
+			hash_put(&counts, t, ++n);
+		}
 		if (!strncmp(t, "http", 4))
 			n = 0;
 		if (n > bestn) {
@@ -87,9 +99,13 @@ static void pick_names(struct site *s, struct resource *r)
 	r->desc = desc ? xstrdup(desc) : NULL;
 }
 
-static void finish_resource(struct site *s, struct resource *r, struct hash *slugs)
+/* What each resource needs from its own citations alone: in parallel. */
+static void describe_resource(void *ctx, size_t ri)
 {
-	qsort(r->spellings, r->nspellings, sizeof *r->spellings, cmp_str);
+	struct site *s = ctx;
+	struct resource *r = &s->res[ri];
+	if (r->nspellings > 1)
+		qsort(r->spellings, r->nspellings, sizeof *r->spellings, cmp_str);
 	pick_names(s, r);
 	r->host = url_host(r->canonical);
 	if (!r->host)
@@ -103,14 +119,21 @@ static void finish_resource(struct site *s, struct resource *r, struct hash *slu
 	/* slug from the URL: stable while titles get edited */
 	const char *u = r->canonical;
 	const char *p = strstr(u, "://");
-	char *base = slug_url(p ? p + 3 : u, 72);
-	char *slug = xstrdup(base);
-	for (int k = 2; hash_get(slugs, slug, NULL); k++) {
-		free(slug);
-		slug = xasprintf("%s-%d", base, k);
+	r->slug = slug_url(p ? p + 3 : u, 72);
+}
+
+/* A unique slug (in resource order, so the same every run). */
+static void finish_resource(struct site *s, struct resource *r, struct hash *slugs)
+{
+	if (hash_get(slugs, r->slug, NULL)) {
+		char *base = r->slug, *slug = NULL;
+		for (int k = 2; !slug || hash_get(slugs, slug, NULL); k++) {
+			free(slug);
+			slug = xasprintf("%s-%d", base, k);
+		}
+		free(base);
+		r->slug = slug;
 	}
-	free(base);
-	r->slug = slug;
 	hash_put(slugs, r->slug, 0);
 	r->has_page = (long)r->ndocs >= s->cfg.resource_page_min;
 }
@@ -125,9 +148,11 @@ void model_build(struct site *s)
 			struct citation *c = &doc->cites[i];
 			if (!c->canonical)
 				continue;
-			char *aliased = taxonomy_alias(&al, c->canonical);
-			free(c->canonical);
-			c->canonical = aliased;
+			if (al.n) {
+				char *aliased = taxonomy_alias(&al, c->canonical);
+				free(c->canonical);
+				c->canonical = aliased;
+			}
 			long ri = model_resource(s, c->canonical);
 			if (ri < 0)
 				ri = (long)add_resource(s, c->canonical);
@@ -139,6 +164,7 @@ void model_build(struct site *s)
 		}
 	}
 	taxonomy_aliases_free(&al);
+	pool_run(s->jobs, s->nres, describe_resource, s);
 	struct hash slugs = HASH_INIT;
 	for (size_t i = 0; i < s->nres; i++)
 		finish_resource(s, &s->res[i], &slugs);

@@ -191,14 +191,39 @@ static void classify_ctx_free(struct classify_ctx *x)
 
 /* Everything a resource is called and described as, lower-cased, each
  * distinct text once. */
+/* Whether t is new: looked up among the few seen so far, or hashed once
+ * there are many. */
+struct seen_texts {
+	const char *few[16];
+	size_t n;
+	struct hash many;
+};
+
+static bool first_time(struct seen_texts *st, const char *t)
+{
+	if (st->many.n || st->n == 16) {
+		if (!st->many.n)
+			for (size_t i = 0; i < st->n; i++)
+				hash_put(&st->many, st->few[i], 0);
+		if (hash_get(&st->many, t, NULL))
+			return false;
+		hash_put(&st->many, t, 0);
+		return true;
+	}
+	for (size_t i = 0; i < st->n; i++)
+		if (!strcmp(st->few[i], t))
+			return false;
+	st->few[st->n++] = t;
+	return true;
+}
+
 static char *resource_text(const struct site *s, const struct resource *r)
 {
 	struct buf b = BUF_INIT;
-	struct hash seen = HASH_INIT;
+	struct seen_texts seen = {.n = 0, .many = HASH_INIT};
 	const char *parts[2] = {r->title, r->desc};
 	for (size_t i = 0; i < 2; i++)
-		if (parts[i] && !hash_get(&seen, parts[i], NULL)) {
-			hash_put(&seen, parts[i], 0);
+		if (parts[i] && first_time(&seen, parts[i])) {
 			buf_puts(&b, parts[i]);
 			buf_putc(&b, '\n');
 		}
@@ -206,13 +231,12 @@ static char *resource_text(const struct site *s, const struct resource *r)
 		const struct citation *c = &s->docs[r->refs[i].doc].cites[r->refs[i].cite];
 		const char *cp[2] = {c->title, c->text};
 		for (size_t k = 0; k < 2; k++)
-			if (cp[k] && !hash_get(&seen, cp[k], NULL)) {
-				hash_put(&seen, cp[k], 0);
+			if (cp[k] && first_time(&seen, cp[k])) {
 				buf_puts(&b, cp[k]);
 				buf_putc(&b, '\n');
 			}
 	}
-	hash_free(&seen);
+	hash_free(&seen.many);
 	char *l = lower(buf_cstr(&b));
 	buf_free(&b);
 	return l;
