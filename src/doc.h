@@ -64,7 +64,7 @@ struct doc {
 	size_t ncites, capcites;
 	struct ilink *ilinks;
 	size_t nilinks, capilinks;
-	unsigned long long hash;
+	unsigned long long hash;  /* the first half of the file's digest */
 	long words;
 	bool ok;          /* read and parsed */
 	struct diags diags;

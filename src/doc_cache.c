@@ -17,11 +17,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #define MAGIC "ssg-docs 1 "
 #define NONE 0xFFFFFFFFu
+
+static const char *entry_of(const struct doc_cache *c, const char *relpath, size_t *n);
 
 /* ---- writing ------------------------------------------------------------------- */
 
@@ -178,11 +182,10 @@ static void remove_dead_temps(int cfd)
 	closedir(dh);
 }
 
-int doc_cache_write(const char *source_dir, const char env[33], struct buf *entries, size_t n)
+/* The whole cache again: each document's new entry, or its old one as it is. */
+static int rewrite(const struct doc_cache *c, int cfd, const char env[33], const char **relpaths,
+		   const struct buf *entries, size_t n)
 {
-	int cfd = open_cache_dir(source_dir, true);
-	if (cfd < 0)
-		return -1;
 	remove_dead_temps(cfd);
 	char tmp[64];
 	snprintf(tmp, sizeof tmp, "%s.%ld.tmp", DOC_CACHE_NAME, (long)getpid());
@@ -192,20 +195,70 @@ int doc_cache_write(const char *source_dir, const char env[33], struct buf *entr
 	if (fd >= 0 && !f)
 		close(fd);
 	bool ok = f && fprintf(f, MAGIC "%s\n", env) > 0;
-	for (size_t i = 0; ok && i < n; i++)
-		ok = !entries[i].n || fwrite(entries[i].p, 1, entries[i].n, f) == entries[i].n;
+	for (size_t i = 0; ok && i < n; i++) {
+		size_t len = entries[i].n;
+		const char *p = entries[i].p;
+		if (!len && c->valid)
+			p = entry_of(c, relpaths[i], &len);
+		ok = !len || fwrite(p, 1, len, f) == len;
+	}
 	if (f && fclose(f))
 		ok = false;
 	if (!ok || renameat(cfd, tmp, cfd, DOC_CACHE_NAME)) {
 		unlinkat(cfd, tmp, 0);
 		ok = false;
 	}
-	close(cfd);
 	return ok ? 0 : -1;
 }
 
-/* The cache file's bytes into b: a regular file, never through a symlink. */
-static int read_cache(const char *source_dir, struct buf *b)
+/* The new entries at the end of the file, when it is still the file that
+ * was loaded (same size, no torn entry at its end): -1 otherwise. */
+static int append(const struct doc_cache *c, int cfd, const struct buf *entries, size_t n)
+{
+	int fd = openat(cfd, DOC_CACHE_NAME, O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	struct stat st;
+	int rc = -1;
+	if (flock(fd, LOCK_EX) == 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+	    (size_t)st.st_size == c->len && c->clean_end == c->len) {
+		rc = 0;
+		for (size_t i = 0; rc == 0 && i < n; i++)
+			if (entries[i].n && write(fd, entries[i].p, entries[i].n) != (ssize_t)entries[i].n)
+				rc = -1;
+	}
+	close(fd);
+	return rc;
+}
+
+int doc_cache_update(const struct doc_cache *c, const char *source_dir, const char env[33],
+		     const char **relpaths, const struct buf *entries, size_t n)
+{
+	size_t fresh = 0, live = 0;
+	for (size_t i = 0; i < n; i++) {
+		size_t len = entries[i].n;
+		fresh += len;
+		if (!len && c->valid)
+			entry_of(c, relpaths[i], &len);
+		live += len;
+	}
+	if (c->valid && !fresh)
+		return 0; /* every document came from the cache */
+	int cfd = open_cache_dir(source_dir, true);
+	if (cfd < 0)
+		return -1;
+	/* append while at most half the file is dead entries; else start over */
+	int rc = -1;
+	if (c->valid && c->len + fresh <= 2 * live + (1u << 20))
+		rc = append(c, cfd, entries, n);
+	if (rc)
+		rc = rewrite(c, cfd, env, relpaths, entries, n);
+	close(cfd);
+	return rc;
+}
+
+/* Map the cache file: a regular file, never through a symlink. */
+static int map_cache(const char *source_dir, struct doc_cache *c)
 {
 	int cfd = open_cache_dir(source_dir, false);
 	if (cfd < 0)
@@ -213,26 +266,17 @@ static int read_cache(const char *source_dir, struct buf *b)
 	int fd = openat(cfd, DOC_CACHE_NAME, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	close(cfd);
 	struct stat st;
-	if (fd < 0 || fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-		if (fd >= 0)
-			close(fd);
-		return -1;
-	}
-	buf_grow(b, (size_t)st.st_size + 1);
-	int rc = 0;
-	for (;;) {
-		buf_grow(b, 65536);
-		ssize_t r = read(fd, b->p + b->n, b->cap - b->n - 1);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0) {
-			rc = r < 0 ? -1 : 0;
-			break;
+	int rc = -1;
+	if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+		void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+		if (m != MAP_FAILED) {
+			c->data = m;
+			c->len = (size_t)st.st_size;
+			rc = 0;
 		}
-		b->n += (size_t)r;
-		b->p[b->n] = '\0';
 	}
-	close(fd);
+	if (fd >= 0)
+		close(fd);
 	return rc;
 }
 
@@ -396,15 +440,16 @@ void doc_cache_load(struct doc_cache *c, const char *source_dir, const char env[
 	char want[64];
 	snprintf(want, sizeof want, MAGIC "%s\n", env);
 	size_t wl = strlen(want);
-	if (read_cache(source_dir, &c->data) || c->data.n < wl || memcmp(c->data.p, want, wl)) {
-		buf_free(&c->data);
+	if (map_cache(source_dir, c))
 		return;
-	}
-	struct reader r = {(const unsigned char *)c->data.p + wl,
-			   (const unsigned char *)c->data.p + c->data.n, false};
+	if (c->len < wl || memcmp(c->data, want, wl))
+		return; /* another program or site.yml: rewritten whole */
+	struct reader r = {(const unsigned char *)c->data + wl,
+			   (const unsigned char *)c->data + c->len, false};
 	size_t cap = 0;
+	c->clean_end = wl;
 	while (r.p < r.end) {
-		size_t at = (size_t)((const char *)r.p - c->data.p);
+		size_t at = (size_t)((const char *)r.p - c->data);
 		uint32_t len = get_u32(&r);
 		if (r.bad || (size_t)(r.end - r.p) < len)
 			break;
@@ -414,24 +459,36 @@ void doc_cache_load(struct doc_cache *c, const char *source_dir, const char env[
 			free(rel);
 			break;
 		}
+		/* a later entry for the same document replaces an earlier one */
 		c->keys = xgrow(c->keys, &cap, c->nkeys + 1, sizeof *c->keys);
 		c->keys[c->nkeys++] = rel;
 		hash_put(&c->index, rel, at);
 		r.p += len;
+		c->clean_end = (size_t)((const char *)r.p - c->data);
 	}
+	c->valid = true;
 }
 
-bool doc_cache_get(const struct doc_cache *c, const char *relpath,
-		   const unsigned long long digest[2], struct doc *d, struct buf *raw)
+/* The bytes of relpath's entry (its length prefix included), or NULL. */
+static const char *entry_of(const struct doc_cache *c, const char *relpath, size_t *n)
 {
 	size_t at;
 	if (!c->index.n || !hash_get(&c->index, relpath, &at))
+		return NULL;
+	const unsigned char *p = (const unsigned char *)c->data + at;
+	*n = 4 + ((uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+		  (uint32_t)p[3] << 24); /* in bounds: checked when loaded */
+	return c->data + at;
+}
+
+bool doc_cache_get(const struct doc_cache *c, const char *relpath,
+		   const unsigned long long digest[2], struct doc *d)
+{
+	size_t n;
+	const char *entry = entry_of(c, relpath, &n);
+	if (!entry)
 		return false;
-	struct reader r = {(const unsigned char *)c->data.p + at,
-			   (const unsigned char *)c->data.p + c->data.n, false};
-	uint32_t len = get_u32(&r);
-	const unsigned char *entry = r.p - 4;
-	r.end = r.p + len; /* checked when loaded */
+	struct reader r = {(const unsigned char *)entry + 4, (const unsigned char *)entry + n, false};
 	free(get_str(&r));
 	if (get_u64(&r) != digest[0] || get_u64(&r) != digest[1] || r.bad)
 		return false;
@@ -441,8 +498,6 @@ bool doc_cache_get(const struct doc_cache *c, const char *relpath,
 		doc_free(&got);
 		return false;
 	}
-	if (raw)
-		buf_put(raw, entry, (size_t)(r.end - entry));
 	/* keep what the caller set: index and names */
 	got.index = d->index;
 	got.relpath = d->relpath;
@@ -457,6 +512,7 @@ void doc_cache_free(struct doc_cache *c)
 		free(c->keys[i]);
 	free(c->keys);
 	hash_free(&c->index);
-	buf_free(&c->data);
+	if (c->data)
+		munmap((void *)c->data, c->len);
 	memset(c, 0, sizeof *c);
 }

@@ -18,29 +18,34 @@
 #define DOC_CACHE_NAME "documents.bin"
 
 struct doc_cache {
-	struct buf data;      /* the file */
-	struct hash index;    /* relpath -> offset of its entry in data */
+	const char *data;     /* the file, mapped (NULL: none) */
+	size_t len;
+	size_t clean_end;     /* where the last whole entry ends */
+	bool valid;           /* written under this env */
+	struct hash index;    /* relpath -> offset of its latest entry */
 	char **keys;          /* the relpaths the index borrows */
 	size_t nkeys;
 };
 
 /* What every entry depends on besides its file: this program and site.yml. */
 void doc_cache_env(const char *source_dir, char env[33]);
-/* Load <source_dir>/.ssg-cache/documents.bin when it was written under env;
- * otherwise c is empty. A symlinked folder or file is not read. */
+/* Map <source_dir>/.ssg-cache/documents.bin; only entries written under env
+ * count. A symlinked folder or file is not read. */
 void doc_cache_load(struct doc_cache *c, const char *source_dir, const char env[33]);
-/* Fill d (relpath already set) from the cache when its entry has digest,
- * and append the entry as it is to raw (unless NULL); false (d untouched)
- * otherwise. Thread-safe: c is only read. */
+/* Fill d (relpath already set) from the cache when its entry has digest;
+ * false (d untouched) otherwise. Thread-safe: c is only read. */
 bool doc_cache_get(const struct doc_cache *c, const char *relpath,
-		   const unsigned long long digest[2], struct doc *d, struct buf *raw);
+		   const unsigned long long digest[2], struct doc *d);
 void doc_cache_free(struct doc_cache *c);
 
 /* Append d's entry (as read, before the model touches it) to out. */
 void doc_cache_put(struct buf *out, const struct doc *d, const unsigned long long digest[2]);
-/* Write the entries (each from doc_cache_put) as the new cache, atomically,
- * never through a symlink. -1 when it cannot be written (the build goes on
- * without it). */
-int doc_cache_write(const char *source_dir, const char env[33], struct buf *entries, size_t n);
+/* Bring the file up to date with a build's n documents: entries[i] is the
+ * entry of relpaths[i] when it was read afresh, empty when c gave it. New
+ * entries are appended while the file stays mostly live; otherwise it is
+ * rewritten whole (atomically: old entries copied as they are). Never
+ * through a symlink. -1 when it cannot be written (builds go on without). */
+int doc_cache_update(const struct doc_cache *c, const char *source_dir, const char env[33],
+		     const char **relpaths, const struct buf *entries, size_t n);
 
 #endif

@@ -176,6 +176,8 @@ void model_build(struct site *s)
 
 void model_free(struct site *s)
 {
+	if (s->cache_writing)
+		pthread_join(s->cache_writer, NULL);
 	for (size_t i = 0; i < s->ndocs; i++)
 		doc_free(&s->docs[i]);
 	free(s->docs);

@@ -4,6 +4,7 @@
  * per build, single-threaded, after the documents are read. Level 3. */
 #ifndef SSG_MODEL_H
 #define SSG_MODEL_H
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -73,6 +74,8 @@ struct site {
 	int jobs;               /* threads the model may use */
 	double read_ms, model_ms; /* how long loading took, phase by phase */
 	size_t cached_docs;       /* documents the cache gave, not parsed again */
+	pthread_t cache_writer;   /* updating the document cache (doc_cache.h) */
+	bool cache_writing;       /* model_free waits for it */
 	char *source_dir;
 	struct doc *docs;
 	size_t ndocs;

@@ -100,10 +100,11 @@ static void read_one(void *ctx, size_t i)
 	d->relpath = xstrdup(j->relpaths[i]);
 	d->shown = xasprintf("content/%s", d->relpath);
 	char *file = path_join(j->content_dir, d->relpath);
-	/* a document whose bytes the cache knows is not parsed again */
+	/* a document whose bytes the cache knows is not parsed again (without
+	 * a cache, the digest comes with the reading) */
 	unsigned long long digest[2];
-	bool digested = j->entries && fingerprint_file_digest(file, digest) == 0;
-	if (digested && j->cache && doc_cache_get(j->cache, d->relpath, digest, d, &j->entries[i])) {
+	if (j->cache && fingerprint_file_digest(file, digest) == 0 &&
+	    doc_cache_get(j->cache, d->relpath, digest, d)) {
 		free(file);
 		d->ok = true;
 		pthread_mutex_lock(&j->lock);
@@ -119,7 +120,9 @@ static void read_one(void *ctx, size_t i)
 		return;
 	}
 	d->format = src.format;
-	d->hash = src.hash;
+	d->hash = src.digest[0];
+	digest[0] = src.digest[0];
+	digest[1] = src.digest[1];
 	/* site.yml's documents: entry wins over front matter */
 	const struct cfg_document *ov = doc_override(&s->cfg, d->relpath);
 	if (ov) {
@@ -152,8 +155,55 @@ static void read_one(void *ctx, size_t i)
 		d->tree = NULL;
 	}
 	d->ok = true;
-	if (digested)
+	if (j->entries)
 		doc_cache_put(&j->entries[i], d, digest);
+}
+
+/* The document cache is brought up to date on a thread of its own while the
+ * build goes on; model_free waits for it. */
+struct cache_update {
+	struct doc_cache cache;
+	char *source_dir;
+	char env[33];
+	char **relpaths;
+	struct buf *entries;
+	size_t n;
+};
+
+static void *run_cache_update(void *arg)
+{
+	struct cache_update *u = arg;
+	doc_cache_update(&u->cache, u->source_dir, u->env, (const char **)u->relpaths, u->entries,
+			 u->n);
+	doc_cache_free(&u->cache);
+	for (size_t i = 0; i < u->n; i++) {
+		buf_free(&u->entries[i]);
+		free(u->relpaths[i]);
+	}
+	free(u->entries);
+	free(u->relpaths);
+	free(u->source_dir);
+	free(u);
+	return NULL;
+}
+
+/* Takes cache and entries. */
+static void start_cache_update(struct site *s, struct doc_cache *cache, const char env[33],
+			       const char **rels, struct buf *entries, size_t n)
+{
+	struct cache_update *u = xcalloc(1, sizeof *u);
+	u->cache = *cache;
+	u->source_dir = xstrdup(s->source_dir);
+	memcpy(u->env, env, 33);
+	u->relpaths = xcalloc(n + 1, sizeof *u->relpaths);
+	for (size_t i = 0; i < n; i++)
+		u->relpaths[i] = xstrdup(rels[i]);
+	u->entries = entries;
+	u->n = n;
+	if (pthread_create(&s->cache_writer, NULL, run_cache_update, u) == 0)
+		s->cache_writing = true;
+	else
+		run_cache_update(u);
 }
 
 /* The last known health of each resource's link, when `ssg check --links`
@@ -223,19 +273,17 @@ int site_load(struct site *s, const struct build_opts *o, struct diags *d)
 	if (!o->keep_trees) {
 		doc_cache_env(s->source_dir, env);
 		doc_cache_load(&cache, s->source_dir, env);
-		if (!o->force)
+		if (!o->force && cache.valid)
 			job.cache = &cache;
 		job.entries = xcalloc(ndocs + 1, sizeof *job.entries);
 	}
 	pool_run(jobs_of(o), ndocs, read_one, &job);
 	if (job.entries) {
-		/* write the cache again when it misses a document or holds others */
-		if (job.hits != ndocs || cache.nkeys != ndocs)
-			doc_cache_write(s->source_dir, env, job.entries, ndocs);
-		for (size_t i = 0; i < ndocs; i++)
-			buf_free(&job.entries[i]);
-		free(job.entries);
-		doc_cache_free(&cache);
+		if (o->force) { /* nothing kept from before: written whole */
+			doc_cache_free(&cache);
+			memset(&cache, 0, sizeof cache);
+		}
+		start_cache_update(s, &cache, env, rels, job.entries, ndocs);
 	}
 	s->cached_docs = job.hits;
 	pthread_mutex_destroy(&job.lock);

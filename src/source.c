@@ -1,6 +1,7 @@
 /* source: content discovery, reading, front matter and format sniffing
  * (see source.h). */
 #include "source.h"
+#include "fingerprint.h"
 #include "buf.h"
 #include "path.h"
 #include "utf8.h"
@@ -209,16 +210,6 @@ enum doc_format source_sniff(const char *name, const char *text, size_t n)
 
 /* ---- loading ----------------------------------------------------------- */
 
-static unsigned long long fnv1a(const char *p, size_t n)
-{
-	unsigned long long h = 1469598103934665603ULL;
-	for (size_t i = 0; i < n; i++) {
-		h ^= (unsigned char)p[i];
-		h *= 1099511628211ULL;
-	}
-	return h;
-}
-
 /* Split "---\n<yaml>\n---\n" off the top. Returns the offset of the body. */
 static size_t front_matter(struct source *s, struct diags *d)
 {
@@ -279,7 +270,7 @@ int source_load(const char *file, const char *shown, long max_size, struct sourc
 		buf_free(&raw);
 		return -1;
 	}
-	s->hash = fnv1a(buf_cstr(&raw), raw.n);
+	fingerprint_bytes(raw.p ? raw.p : "", raw.n, s->digest);
 	s->text = utf8_clean(buf_cstr(&raw), raw.n, &s->len, shown, d);
 	buf_free(&raw);
 	size_t off = front_matter(s, d);

@@ -39,7 +39,7 @@ struct source {
 	size_t body_len;
 	int body_line;        /* line number of body's first line (1 without front matter) */
 	struct doc_meta meta; /* from front matter */
-	unsigned long long hash; /* FNV-1a of the raw bytes */
+	unsigned long long digest[2]; /* of the raw bytes (fingerprint.h) */
 };
 
 /* Read and prepare one document. `shown` is the path used in diagnostics.
