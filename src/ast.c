@@ -89,13 +89,105 @@ static void init(void)
 	pin_autolink();
 }
 
+/* ---- per-document arenas --------------------------------------------------
+ * cmark-gfm allocates every node, string and buffer of a tree through the
+ * parser's cmark_mem; its callbacks carry no context, so the arena is the
+ * thread's current one. Frees are no-ops: the tree goes with its arena. */
+
+struct arena_block {
+	struct arena_block *next;
+	size_t used, size;
+	max_align_t data[];
+};
+
+struct ast_arena {
+	struct arena_block *blocks;
+	size_t next_size;
+};
+
+static _Thread_local struct ast_arena *current_arena;
+
+/* Each allocation is preceded by its size (realloc needs it). */
+#define HEAD sizeof(max_align_t)
+
+static void *arena_bump(struct ast_arena *a, size_t n)
+{
+	n = (n + HEAD + HEAD - 1) / HEAD * HEAD;
+	struct arena_block *b = a->blocks;
+	if (!b || b->size - b->used < n) {
+		size_t size = n > a->next_size ? n : a->next_size;
+		if (a->next_size < (1u << 20))
+			a->next_size *= 2;
+		b = xmalloc(sizeof *b + size);
+		b->next = a->blocks;
+		b->used = 0;
+		b->size = size;
+		a->blocks = b;
+	}
+	char *p = (char *)b->data + b->used;
+	b->used += n;
+	*(size_t *)(void *)p = n - HEAD;
+	return p + HEAD;
+}
+
+static void *arena_calloc(size_t n, size_t size)
+{
+	if (size && n > SIZE_MAX / size / 2)
+		abort(); /* as cmark's own allocator does when out of memory */
+	if (!current_arena)
+		return xcalloc(n ? n : 1, size ? size : 1); /* not expected: leaks, never breaks */
+	void *p = arena_bump(current_arena, n * size);
+	memset(p, 0, n * size);
+	return p;
+}
+
+static void *arena_realloc(void *old, size_t size)
+{
+	if (!current_arena)
+		return xrealloc(old, size ? size : 1);
+	size_t have = old ? *(size_t *)(void *)((char *)old - HEAD) : 0;
+	if (old && size <= have)
+		return old;
+	void *p = arena_bump(current_arena, size);
+	if (old)
+		memcpy(p, old, have);
+	return p;
+}
+
+static void arena_free(void *p) { (void)p; }
+
+static cmark_mem arena_mem = {arena_calloc, arena_realloc, arena_free};
+
+struct ast_arena *ast_arena_begin(void)
+{
+	struct ast_arena *a = xcalloc(1, sizeof *a);
+	a->next_size = 1u << 16;
+	current_arena = a;
+	return a;
+}
+
+void ast_arena_end(struct ast_arena *a)
+{
+	if (!a)
+		return;
+	if (current_arena == a)
+		current_arena = NULL;
+	while (a->blocks) {
+		struct arena_block *next = a->blocks->next;
+		free(a->blocks);
+		a->blocks = next;
+	}
+	free(a);
+}
+
 cmark_node *ast_parse_markdown(const char *text, size_t len, int options)
 {
 	ast_init();
 	bool strike = memchr(text, '~', len) != NULL;
 	if (strike)
 		pthread_mutex_lock(&strike_lock);
-	cmark_parser *p = cmark_parser_new(options);
+	cmark_parser *p = current_arena ? cmark_parser_new_with_mem(options, &arena_mem)
+					: cmark_parser_new(options);
 	for (cmark_llist *e = strike ? extensions : extensions_plain; e; e = e->next)
 		cmark_parser_attach_syntax_extension(p, e->data);
 	cmark_parser_feed(p, text, len);
@@ -127,9 +219,16 @@ void ast_set_line(cmark_node *node, int line)
 	cmark_node_set_user_data(node, (void *)(intptr_t)line);
 }
 
+static cmark_mem *node_mem(void)
+{
+	return current_arena ? &arena_mem : cmark_get_default_mem_allocator();
+}
+
+cmark_node *ast_node_new(cmark_node_type t) { return cmark_node_new_with_mem(t, node_mem()); }
+
 static cmark_node *custom(cmark_node_type t, const char *on_enter, const char *on_exit)
 {
-	cmark_node *n = cmark_node_new(t);
+	cmark_node *n = ast_node_new(t);
 	cmark_node_set_on_enter(n, on_enter ? on_enter : "");
 	cmark_node_set_on_exit(n, on_exit ? on_exit : "");
 	return n;
@@ -155,7 +254,7 @@ bool ast_append(cmark_node *parent, cmark_node *child)
 
 cmark_node *ast_text(const char *s)
 {
-	cmark_node *n = cmark_node_new(CMARK_NODE_TEXT);
+	cmark_node *n = ast_node_new(CMARK_NODE_TEXT);
 	cmark_node_set_literal(n, s);
 	return n;
 }
@@ -163,7 +262,7 @@ cmark_node *ast_text(const char *s)
 cmark_node *ast_table_new(int ncols, const char *align)
 {
 	ast_init();
-	cmark_node *t = cmark_node_new_with_ext(table_type, table_ext);
+	cmark_node *t = cmark_node_new_with_mem_and_ext(table_type, node_mem(), table_ext);
 	uint8_t *al = xcalloc((size_t)ncols + 1, 1);
 	for (int i = 0; align && i < ncols && align[i]; i++)
 		al[i] = (uint8_t)align[i];
@@ -177,7 +276,7 @@ cmark_node *ast_table_row_new(bool header)
 {
 	ast_init();
 	/* rows carry opaque data (is_header): they need _new_with_ext */
-	cmark_node *r = cmark_node_new_with_ext(row_type, table_ext);
+	cmark_node *r = cmark_node_new_with_mem_and_ext(row_type, node_mem(), table_ext);
 	if (header)
 		cmark_gfm_extensions_set_table_row_is_header(r, 1);
 	return r;
@@ -187,7 +286,7 @@ cmark_node *ast_table_cell_new(void)
 {
 	ast_init();
 	/* cells made with _new_with_ext leak 24 bytes each; this way does not */
-	cmark_node *c = cmark_node_new(cell_type);
+	cmark_node *c = ast_node_new(cell_type);
 	cmark_node_set_syntax_extension(c, table_ext);
 	return c;
 }

@@ -12,6 +12,18 @@ void ast_init(void);
 cmark_llist *ast_extensions(void);
 /* Parse Markdown with the GFM extensions. Thread-safe, and parallel: it works
  * around cmark-gfm's process-wide special-character table (see ast.c). */
+/* A per-document arena: between ast_arena_begin and ast_arena_end on one
+ * thread, the trees ast_parse_markdown makes live in it (freeing their nodes
+ * costs nothing; ending the arena frees them all). A tree must not outlive
+ * its arena, and what is rendered from it is copied out (html.c renders
+ * with the default allocator). */
+struct ast_arena;
+struct ast_arena *ast_arena_begin(void);
+void ast_arena_end(struct ast_arena *a);
+/* A new node in the thread's arena when there is one (cmark joins only
+ * nodes of one allocator): every node ssg makes comes from here. */
+cmark_node *ast_node_new(cmark_node_type t);
+
 cmark_node *ast_parse_markdown(const char *text, size_t len, int options);
 
 /* Source line of a node: the reader's own record when it set one

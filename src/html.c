@@ -144,7 +144,9 @@ char *html_render_body(struct doc *d)
 		dress_code(code[i]);
 	free(heads);
 	free(code);
-	return cmark_render_html(d->tree, CMARK_OPT_DEFAULT | CMARK_OPT_FOOTNOTES, ast_extensions());
+	/* the default allocator: the tree may live in a document's arena */
+	return cmark_render_html_with_mem(d->tree, CMARK_OPT_DEFAULT | CMARK_OPT_FOOTNOTES,
+					  ast_extensions(), cmark_get_default_mem_allocator());
 }
 
 /* ---- step 2 ------------------------------------------------------------------- */

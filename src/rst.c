@@ -54,7 +54,7 @@ cmark_node *rst_add(cmark_node *parent, cmark_node *child, int line)
 
 cmark_node *rst_block(cmark_node *parent, cmark_node_type t, int line)
 {
-	return rst_add(parent, cmark_node_new(t), line);
+	return rst_add(parent, ast_node_new(t), line);
 }
 
 cmark_node *rst_custom(cmark_node *parent, const char *on_enter, const char *on_exit, int line)
@@ -159,7 +159,7 @@ void rst_code_block(struct rst_ctx *c, cmark_node *parent, const struct rst_line
 		buf_put(&b, L[i].p, L[i].n);
 		buf_putc(&b, '\n');
 	}
-	cmark_node *cb = cmark_node_new(CMARK_NODE_CODE_BLOCK);
+	cmark_node *cb = ast_node_new(CMARK_NODE_CODE_BLOCK);
 	cmark_node_set_literal(cb, buf_cstr(&b));
 	if (info && *info) {
 		cmark_node_set_fence_info(cb, info);
@@ -565,7 +565,7 @@ cmark_node *rst_parse(const char *text, size_t len, const char *path, const stru
 		c.opt.max_depth = 64;
 	size_t n = 0;
 	struct rst_line *L = normalise(&c, text ? text : "", text ? len : 0, &n);
-	cmark_node *doc = cmark_node_new(CMARK_NODE_DOCUMENT);
+	cmark_node *doc = ast_node_new(CMARK_NODE_DOCUMENT);
 	ast_set_line(doc, 1);
 	rst_blocks(&c, doc, L, n, 0, true);
 	free(L);

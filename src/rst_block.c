@@ -681,7 +681,7 @@ static void list_end_warning(struct rst_ctx *c, const struct rst_line *L, size_t
 static size_t bullet_list(struct rst_ctx *c, cmark_node *parent, const struct rst_line *L, size_t n, size_t i,
 			  int depth)
 {
-	cmark_node *list = cmark_node_new(CMARK_NODE_LIST);
+	cmark_node *list = ast_node_new(CMARK_NODE_LIST);
 	cmark_node_set_list_type(list, CMARK_BULLET_LIST);
 	if (!rst_add(parent, list, L[i].no))
 		return i + 1;
@@ -708,7 +708,7 @@ static size_t bullet_list(struct rst_ctx *c, cmark_node *parent, const struct rs
 static size_t enum_list(struct rst_ctx *c, cmark_node *parent, const struct rst_line *L, size_t n, size_t i,
 			int depth, const struct enumr *e0)
 {
-	cmark_node *list = cmark_node_new(CMARK_NODE_LIST);
+	cmark_node *list = ast_node_new(CMARK_NODE_LIST);
 	cmark_node_set_list_type(list, CMARK_ORDERED_LIST);
 	cmark_node_set_list_delim(list, e0->fmt == FMT_PERIOD ? CMARK_PERIOD_DELIM : CMARK_PAREN_DELIM);
 	cmark_node_set_list_start(list, e0->ord);
@@ -925,7 +925,7 @@ static bool section(struct rst_ctx *c, cmark_node *parent, const char *t, size_t
 		return false;
 	}
 	c->section_depth = level;
-	cmark_node *h = cmark_node_new(CMARK_NODE_HEADING);
+	cmark_node *h = ast_node_new(CMARK_NODE_HEADING);
 	cmark_node_set_heading_level(h, level > 6 ? 6 : level);
 	if (!rst_add(parent, h, line))
 		return true;

@@ -217,7 +217,7 @@ static void image_into(struct rst_ctx *c, cmark_node *para, struct dir *d)
 	char *uri = squeeze(d->args);
 	if (!*uri)
 		rst_warn(c, d->line, "Error in \"%s\" directive: 1 argument(s) required, 0 supplied.", d->name);
-	cmark_node *img = cmark_node_new(CMARK_NODE_IMAGE);
+	cmark_node *img = ast_node_new(CMARK_NODE_IMAGE);
 	ast_set_line(img, d->line); /* for the unsafe-URL warning */
 	cmark_node_set_url(img, uri);
 	const char *alt = opt_get(d, "alt");
@@ -226,7 +226,7 @@ static void image_into(struct rst_ctx *c, cmark_node *para, struct dir *d)
 	if (target && *target) {
 		char *t = squeeze(target);
 		size_t tn = strlen(t);
-		cmark_node *link = cmark_node_new(CMARK_NODE_LINK);
+		cmark_node *link = ast_node_new(CMARK_NODE_LINK);
 		ast_set_line(link, d->line);
 		if (tn > 1 && t[tn - 1] == '_') {
 			struct rst_ref *r = &RST_PUSH(c->refs);
@@ -289,7 +289,7 @@ static void code(struct rst_ctx *c, cmark_node *parent, struct dir *d)
 static void list_table(struct rst_ctx *c, cmark_node *parent, struct dir *d, const struct rst_line *L,
 		       size_t i, size_t end, int depth)
 {
-	cmark_node *tmp = cmark_node_new(CMARK_NODE_DOCUMENT);
+	cmark_node *tmp = ast_node_new(CMARK_NODE_DOCUMENT);
 	size_t p0 = c->pend.n;
 	rst_body(c, tmp, d->content, d->ncontent, depth + 1);
 	cmark_node *outer = cmark_node_first_child(tmp);
@@ -365,7 +365,7 @@ static void raw(struct rst_ctx *c, cmark_node *parent, struct dir *d, const stru
 		buf_put(&b, d->content[k].p, d->content[k].n);
 		buf_putc(&b, '\n');
 	}
-	cmark_node *h = cmark_node_new(CMARK_NODE_HTML_BLOCK);
+	cmark_node *h = ast_node_new(CMARK_NODE_HTML_BLOCK);
 	cmark_node_set_literal(h, buf_cstr(&b));
 	rst_add(parent, h, d->line);
 	buf_free(&b);
@@ -789,7 +789,7 @@ static cmark_node *toc_item(cmark_node *list, cmark_node *h)
 	char *txt = rst_node_text(h);
 	char *slug = slug_github(txt);
 	char *url = xasprintf("#%s", slug);
-	cmark_node *link = cmark_node_new(CMARK_NODE_LINK);
+	cmark_node *link = ast_node_new(CMARK_NODE_LINK);
 	cmark_node_set_url(link, url);
 	ast_set_line(link, ast_line(h));
 	ast_append(link, ast_text(txt));
@@ -831,7 +831,7 @@ static void build_toc(struct rst_ctx *c, const struct rst_toc *t, cmark_node *do
 		if (rel > 7 || (t->depth > 0 && rel >= t->depth))
 			continue;
 		if (!lists[0]) {
-			lists[0] = cmark_node_new(CMARK_NODE_LIST);
+			lists[0] = ast_node_new(CMARK_NODE_LIST);
 			cmark_node_set_list_tight(lists[0], 1);
 			rst_add(t->node, lists[0], ast_line(x));
 		}
@@ -839,7 +839,7 @@ static void build_toc(struct rst_ctx *c, const struct rst_toc *t, cmark_node *do
 		while (q > 0 && !last_item[q - 1])
 			q--;
 		if (!lists[q]) {
-			lists[q] = cmark_node_new(CMARK_NODE_LIST);
+			lists[q] = ast_node_new(CMARK_NODE_LIST);
 			cmark_node_set_list_tight(lists[q], 1);
 			rst_add(last_item[q - 1], lists[q], ast_line(x));
 		}

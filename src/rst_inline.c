@@ -74,7 +74,7 @@ static void put_text(cmark_node *parent, const char *s, size_t a, size_t b, bool
 			if (t.n)
 				ast_append(parent, ast_text(buf_cstr(&t)));
 			buf_reset(&t);
-			ast_append(parent, cmark_node_new(CMARK_NODE_SOFTBREAK));
+			ast_append(parent, ast_node_new(CMARK_NODE_SOFTBREAK));
 			continue;
 		}
 		buf_putc(&t, ch);
@@ -159,7 +159,7 @@ static cmark_node *add_inline(struct il *p, cmark_node *n)
 
 static void wrap_text(struct il *p, cmark_node_type t, char *text)
 {
-	cmark_node *n = add_inline(p, cmark_node_new(t));
+	cmark_node *n = add_inline(p, ast_node_new(t));
 	if (n)
 		ast_append(n, ast_text(text));
 	free(text);
@@ -176,7 +176,7 @@ static cmark_node *custom_text(struct il *p, const char *open, const char *close
 
 static cmark_node *new_link(struct il *p, const char *text, const char *url, size_t pos)
 {
-	cmark_node *l = cmark_node_new(CMARK_NODE_LINK);
+	cmark_node *l = ast_node_new(CMARK_NODE_LINK);
 	cmark_node_set_url(l, url ? url : "");
 	ast_set_line(l, line_of(p, pos));
 	ast_append(l, ast_text(text));
@@ -198,7 +198,7 @@ static void record_ref(struct il *p, cmark_node *link, const char *name, bool an
 
 static void put_code(struct il *p, char *text)
 {
-	cmark_node *n = cmark_node_new(CMARK_NODE_CODE);
+	cmark_node *n = ast_node_new(CMARK_NODE_CODE);
 	cmark_node_set_literal(n, text);
 	add_inline(p, n);
 	free(text);
@@ -417,7 +417,7 @@ static void substitution(struct il *p, size_t a, size_t b, int refend, size_t po
 	cmark_node *target = p->parent;
 	cmark_node *link = NULL;
 	if (refend && sd) {
-		link = cmark_node_new(CMARK_NODE_LINK);
+		link = ast_node_new(CMARK_NODE_LINK);
 		ast_set_line(link, line_of(p, pos));
 		if (!ast_append(p->parent, link))
 			link = NULL;
@@ -433,7 +433,7 @@ static void substitution(struct il *p, size_t a, size_t b, int refend, size_t po
 		rst_warn(p->c, line_of(p, pos), "Circular substitution definition referenced: \"%s\".", name);
 		ast_append(target, ast_text(name));
 	} else if (sd->kind == RST_S_IMAGE) {
-		cmark_node *img = cmark_node_new(CMARK_NODE_IMAGE);
+		cmark_node *img = ast_node_new(CMARK_NODE_IMAGE);
 		ast_set_line(img, line_of(p, pos)); /* for the unsafe-URL warning */
 		cmark_node_set_url(img, sd->val);
 		ast_append(img, ast_text(sd->alt ? sd->alt : name));

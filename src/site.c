@@ -1,5 +1,6 @@
 /* site: the build pipeline, stage by stage (see site.h). */
 #include "site.h"
+#include "ast.h"
 #include "buf.h"
 #include "build_state.h"
 #include "doc_cache.h"
@@ -113,10 +114,13 @@ static void read_one(void *ctx, size_t i)
 		return;
 	}
 	struct source src;
+	/* the tree lives in an arena of its own, unless check keeps it */
+	struct ast_arena *arena = j->keep_trees ? NULL : ast_arena_begin();
 	int rc = source_load(file, d->shown, s->cfg.max_file_size, &src, &d->diags);
 	free(file);
 	if (rc) {
 		source_free(&src);
+		ast_arena_end(arena);
 		return;
 	}
 	d->format = src.format;
@@ -154,6 +158,7 @@ static void read_one(void *ctx, size_t i)
 		cmark_node_free(d->tree);
 		d->tree = NULL;
 	}
+	ast_arena_end(arena);
 	d->ok = true;
 	if (j->entries)
 		doc_cache_put(&j->entries[i], d, digest);
