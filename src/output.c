@@ -2,6 +2,7 @@
 #include "output.h"
 #include "buf.h"
 #include "path.h"
+#include "pool.h"
 #include "xalloc.h"
 
 #include <dirent.h>
@@ -72,6 +73,7 @@ void output_tidy(const char *dir)
 int output_begin(struct output *o, const char *dir, struct diags *d)
 {
 	memset(o, 0, sizeof *o);
+	o->jobs = 1;
 	pthread_mutex_init(&o->lock, NULL);
 	o->d = d;
 	o->final = xstrdup(dir);
@@ -125,23 +127,25 @@ static bool same_as_before(struct output *o, const char *relpath, const void *da
 }
 
 /* Hard-link each unchanged file from the previous site into the staging
- * folder (only when the site changed: see output_commit). */
+ * folder (only when the site changed: see output_commit), on o->jobs threads. */
+static void link_one(void *ctx, size_t i)
+{
+	struct output *o = ctx;
+	char *old = path_join(o->final, o->same[i]);
+	char *full = path_join(o->staging, o->same[i]);
+	char *dir = path_dirname(full);
+	int rc = path_mkdirs(dir) || link(old, full);
+	free(dir);
+	free(old);
+	free(full);
+	if (rc)
+		fail(o, o->same[i], "cannot link the unchanged file");
+}
+
 static int link_unchanged(struct output *o)
 {
-	for (size_t i = 0; i < o->nsame; i++) {
-		char *old = path_join(o->final, o->same[i]);
-		char *full = path_join(o->staging, o->same[i]);
-		char *dir = path_dirname(full);
-		int rc = path_mkdirs(dir) || link(old, full);
-		free(dir);
-		free(old);
-		free(full);
-		if (rc) {
-			fail(o, o->same[i], "cannot link the unchanged file");
-			return -1;
-		}
-	}
-	return 0;
+	pool_run(o->jobs, o->nsame, link_one, o);
+	return o->failed ? -1 : 0;
 }
 
 /* Regular files under dir (symlinks and others are not followed). */
@@ -274,6 +278,63 @@ int output_remove_tree(const char *dir)
 	return nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
 }
 
+/* rm -rf on several threads: the folder's entries, and those of its big
+ * subfolders, are shared out; the emptied folders go last. */
+struct removal {
+	char **paths;
+	size_t n, cap;
+};
+
+static void add_path(struct removal *r, char *p)
+{
+	r->paths = xgrow(r->paths, &r->cap, r->n + 1, sizeof *r->paths);
+	r->paths[r->n++] = p;
+}
+
+static void list_entries(const char *dir, struct removal *into, struct removal *big, int depth)
+{
+	DIR *dh = opendir(dir);
+	struct dirent *e;
+	while (dh && (e = readdir(dh))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		char *p = path_join(dir, e->d_name);
+		if (depth == 0 && e->d_type == DT_DIR) {
+			/* a big folder (r/, resources/) is split one level further */
+			add_path(big, p);
+			list_entries(p, into, big, depth + 1);
+		} else
+			add_path(into, p);
+	}
+	if (dh)
+		closedir(dh);
+}
+
+static void remove_one(void *ctx, size_t i)
+{
+	output_remove_tree(((struct removal *)ctx)->paths[i]);
+}
+
+static void remove_tree_parallel(const char *dir, int jobs)
+{
+	if (jobs <= 1) {
+		output_remove_tree(dir);
+		return;
+	}
+	struct removal leaves = {0}, folders = {0};
+	list_entries(dir, &leaves, &folders, 0);
+	pool_run(jobs, leaves.n, remove_one, &leaves);
+	for (size_t i = 0; i < folders.n; i++)
+		rmdir(folders.paths[i]);
+	for (size_t i = 0; i < leaves.n; i++)
+		free(leaves.paths[i]);
+	for (size_t i = 0; i < folders.n; i++)
+		free(folders.paths[i]);
+	free(leaves.paths);
+	free(folders.paths);
+	output_remove_tree(dir); /* what is left, if anything */
+}
+
 int output_commit(struct output *o)
 {
 	if (o->failed) {
@@ -303,7 +364,7 @@ int output_commit(struct output *o)
 			output_abort(o);
 			return -1;
 		}
-		output_remove_tree(o->staging); /* now the old site */
+		remove_tree_parallel(o->staging, o->jobs); /* now the old site */
 	} else if (rename(o->staging, o->final)) {
 		fail(o, o->final, "cannot move the new site into place");
 		output_abort(o);

@@ -24,6 +24,7 @@ struct output {
 	size_t nsame, capsame;
 	unsigned long long bytes;
 	int failed;
+	int jobs;          /* threads for linking and removing (1 unless set) */
 	pthread_mutex_t lock;
 	struct diags *d; /* written under lock */
 };

@@ -616,6 +616,7 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 		rc = check_output_dir(s.source_dir, outdir, d);
 	struct output out;
 	if (rc == 0 && output_begin(&out, outdir, d) == 0) {
+		out.jobs = jobs_of(o);
 		struct template_source ts = {s.source_dir, s.cfg.theme};
 		struct render_job j = {.s = &s, .out = &out, .d = d};
 		pthread_mutex_init(&j.lock, NULL);
