@@ -128,15 +128,26 @@ struct val *val_str_own(char *s)
 	return v;
 }
 
+struct val *val_concatv(const char *const *parts, size_t n)
+{
+	size_t len[8], total = 0;
+	for (size_t i = 0; i < n && i < 8; i++)
+		total += len[i] = parts[i] ? strlen(parts[i]) : 0;
+	struct val *v = val_new(VAL_STR);
+	char *p = v->s = current ? arena_alloc(current, total + 1) : xmalloc(total + 1);
+	for (size_t i = 0; i < n && i < 8; i++) {
+		memcpy(p, parts[i] ? parts[i] : "", len[i]);
+		p += len[i];
+	}
+	*p = '\0';
+	v->slen = total;
+	return v;
+}
+
 struct val *val_concat(const char *a, const char *b)
 {
-	size_t an = strlen(a), bn = strlen(b);
-	struct val *v = val_new(VAL_STR);
-	v->s = current ? arena_alloc(current, an + bn + 1) : xmalloc(an + bn + 1);
-	memcpy(v->s, a, an);
-	memcpy(v->s + an, b, bn + 1);
-	v->slen = an + bn;
-	return v;
+	const char *parts[2] = {a, b};
+	return val_concatv(parts, 2);
 }
 
 struct val *val_int(long long i)

@@ -57,6 +57,8 @@ struct val *val_str(const char *s);             /* copies */
 struct val *val_strn(const char *s, size_t n);  /* copies */
 struct val *val_str_own(char *s);               /* takes ownership of a heap string */
 struct val *val_concat(const char *a, const char *b); /* a string of a then b */
+/* A string of up to 8 parts, one after another (NULL parts are empty). */
+struct val *val_concatv(const char *const *parts, size_t n);
 struct val *val_int(long long i);               /* a string of the decimal number */
 struct val *val_list(void);
 struct val *val_map(void);

@@ -159,16 +159,32 @@ static const char *root_of(const struct val *v) { return val_get(v, "root")->s; 
 
 static struct val *crumbs(struct val *v) { return (struct val *)val_get(v, "breadcrumbs"); }
 
-static char *section_title(const struct doc *d, int h)
+static const char *section_title(const struct doc *d, int h)
 {
-	return h >= 0 ? xstrdup(d->headings[h].text) : xstrdup("");
+	return h >= 0 ? d->headings[h].text : "";
 }
 
-static char *cite_url(const struct site *s, const struct cite_ref *ref)
+/* A link to where a document cites a resource: its section, else its top. */
+static struct val *cite_link(const struct site *s, const char *root, const struct cite_ref *ref)
 {
 	const struct doc *d = &s->docs[ref->doc];
 	int h = d->cites[ref->cite].heading;
-	return h >= 0 ? xconcat(d->url, "#", d->headings[h].id, NULL) : xstrdup(d->url);
+	const char *parts[4] = {root, d->url, h >= 0 ? "#" : "", h >= 0 ? d->headings[h].id : ""};
+	struct val *m = val_map();
+	val_setk_str(m, "title", d->title);
+	val_setk(m, "url", val_concatv(parts, 4));
+	return m;
+}
+
+/* The resource's own page, or its entry on the A-Z index. */
+static struct val *resource_url(const struct resource *r, const char *root)
+{
+	if (r->has_page) {
+		const char *parts[4] = {root, "r/", r->slug, "/"};
+		return val_concatv(parts, 4);
+	}
+	const char *parts[4] = {root, r->index_page ? r->index_page : "resources/", "#", r->slug};
+	return val_concatv(parts, 4);
 }
 
 /* One resource as listed on topic, index and quick-reference pages. */
@@ -176,10 +192,8 @@ static struct val *resource_item(const struct site *s, size_t ri, const char *ro
 {
 	const struct resource *r = &s->res[ri];
 	struct val *m = val_map();
-	char *url = html_resource_url(r);
 	val_setk_str(m, "title", r->title);
-	val_setk(m, "url", val_concat(root, url));
-	free(url);
+	val_setk(m, "url", resource_url(r, root));
 	val_setk_str(m, "id", r->slug);
 	/* the element id: only the A-Z index carries one (a resource may be listed
 	 * twice on other pages, and ids must be unique) */
@@ -204,12 +218,8 @@ static struct val *resource_item(const struct site *s, size_t ri, const char *ro
 				continue; /* one link per document: its first citing section */
 			last = ref->doc;
 			const struct doc *d = &s->docs[ref->doc];
-			char *sec = section_title(d, d->cites[ref->cite].heading);
-			char *cu = cite_url(s, ref);
-			struct val *c = val_push(cl, link_val(root, d->title, cu));
-			val_setk_str(c, "section", sec);
-			free(sec);
-			free(cu);
+			struct val *c = val_push(cl, cite_link(s, root, ref));
+			val_setk_str(c, "section", section_title(d, d->cites[ref->cite].heading));
 		}
 		val_setk_int(m, "more_cited_in", (long long)(r->ndocs - cl->n));
 		val_setk_bool(m, "has_more_cited_in", r->ndocs > cl->n);
@@ -480,12 +490,8 @@ struct val *view_resource(const struct site *s, size_t ri)
 			push_distinct(descs, c->desc);
 		if (cites->n >= limit)
 			continue;
-		char *cu = cite_url(s, &r->refs[i]);
-		struct val *cv = val_push(cites, link_val(root, d->title, cu));
-		free(cu);
-		char *sec = section_title(d, c->heading);
-		val_setk_str(cv, "section", sec);
-		free(sec);
+		struct val *cv = val_push(cites, cite_link(s, root, &r->refs[i]));
+		val_setk_str(cv, "section", section_title(d, c->heading));
 		val_setk_str(cv, "text", c->text);
 		val_setk_str(cv, "source", d->shown);
 		val_setk_int(cv, "line", c->line);
