@@ -11,6 +11,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <pthread.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdint.h>
@@ -184,7 +185,7 @@ static void remove_dead_temps(int cfd)
 
 /* The whole cache again: each document's new entry, or its old one as it is. */
 static int rewrite(const struct doc_cache *c, int cfd, const char env[33], const char **relpaths,
-		   const struct buf *entries, size_t n)
+		   struct buf *entries, size_t n)
 {
 	remove_dead_temps(cfd);
 	char tmp[64];
@@ -201,6 +202,7 @@ static int rewrite(const struct doc_cache *c, int cfd, const char env[33], const
 		if (!len && c->valid)
 			p = entry_of(c, relpaths[i], &len);
 		ok = !len || fwrite(p, 1, len, f) == len;
+		buf_free(&entries[i]); /* memory goes back while the build goes on */
 	}
 	if (f && fclose(f))
 		ok = false;
@@ -213,7 +215,7 @@ static int rewrite(const struct doc_cache *c, int cfd, const char env[33], const
 
 /* The new entries at the end of the file, when it is still the file that
  * was loaded (same size, no torn entry at its end): -1 otherwise. */
-static int append(const struct doc_cache *c, int cfd, const struct buf *entries, size_t n)
+static int append(const struct doc_cache *c, int cfd, struct buf *entries, size_t n)
 {
 	int fd = openat(cfd, DOC_CACHE_NAME, O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
@@ -232,7 +234,7 @@ static int append(const struct doc_cache *c, int cfd, const struct buf *entries,
 }
 
 int doc_cache_update(const struct doc_cache *c, const char *source_dir, const char env[33],
-		     const char **relpaths, const struct buf *entries, size_t n)
+		     const char **relpaths, struct buf *entries, size_t n)
 {
 	size_t fresh = 0, live = 0;
 	for (size_t i = 0; i < n; i++) {
@@ -255,6 +257,114 @@ int doc_cache_update(const struct doc_cache *c, const char *source_dir, const ch
 		rc = rewrite(c, cfd, env, relpaths, entries, n);
 	close(cfd);
 	return rc;
+}
+
+/* ---- a whole new cache, written while documents are read -------------------- */
+
+struct doc_cache_stream {
+	pthread_mutex_t lock;
+	pthread_cond_t more;
+	struct buf *entries;   /* put, not yet written */
+	bool *ready;
+	size_t n, next;        /* entries before next are written */
+	int cfd;
+	FILE *f;
+	char tmp[64];
+	bool ok;
+	pthread_t thread;
+};
+
+/* Write the entries in order as they come, each freed once written. */
+static void *stream_writer(void *arg)
+{
+	struct doc_cache_stream *st = arg;
+	pthread_mutex_lock(&st->lock);
+	while (st->next < st->n) {
+		while (!st->ready[st->next])
+			pthread_cond_wait(&st->more, &st->lock);
+		struct buf e = st->entries[st->next];
+		memset(&st->entries[st->next], 0, sizeof e);
+		st->next++;
+		pthread_mutex_unlock(&st->lock);
+		if (st->ok && e.n && fwrite(e.p, 1, e.n, st->f) != e.n)
+			st->ok = false;
+		buf_free(&e);
+		pthread_mutex_lock(&st->lock);
+	}
+	pthread_mutex_unlock(&st->lock);
+	return NULL;
+}
+
+struct doc_cache_stream *doc_cache_stream_begin(const char *source_dir, const char env[33],
+						size_t n)
+{
+	int cfd = open_cache_dir(source_dir, true);
+	if (cfd < 0)
+		return NULL;
+	remove_dead_temps(cfd);
+	struct doc_cache_stream *st = xcalloc(1, sizeof *st);
+	st->cfd = cfd;
+	snprintf(st->tmp, sizeof st->tmp, "%s.%ld.tmp", DOC_CACHE_NAME, (long)getpid());
+	unlinkat(cfd, st->tmp, 0);
+	int fd = openat(cfd, st->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	st->f = fd >= 0 ? fdopen(fd, "wb") : NULL;
+	if (fd >= 0 && !st->f)
+		close(fd);
+	if (!st->f || fprintf(st->f, MAGIC "%s\n", env) < 0) {
+		if (st->f)
+			fclose(st->f);
+		unlinkat(cfd, st->tmp, 0);
+		close(cfd);
+		free(st);
+		return NULL;
+	}
+	st->ok = true;
+	st->n = n;
+	st->entries = xcalloc(n + 1, sizeof *st->entries);
+	st->ready = xcalloc(n + 1, sizeof *st->ready);
+	pthread_mutex_init(&st->lock, NULL);
+	pthread_cond_init(&st->more, NULL);
+	if (pthread_create(&st->thread, NULL, stream_writer, st)) {
+		st->ok = false;
+		st->next = n; /* nothing will be written */
+		st->thread = pthread_self();
+	}
+	return st;
+}
+
+void doc_cache_stream_put(struct doc_cache_stream *st, size_t i, struct buf *entry)
+{
+	pthread_mutex_lock(&st->lock);
+	st->entries[i] = *entry;
+	memset(entry, 0, sizeof *entry);
+	st->ready[i] = true;
+	if (i == st->next)
+		pthread_cond_signal(&st->more);
+	pthread_mutex_unlock(&st->lock);
+}
+
+int doc_cache_stream_end(struct doc_cache_stream *st)
+{
+	if (!st)
+		return -1;
+	if (!pthread_equal(st->thread, pthread_self()))
+		pthread_join(st->thread, NULL);
+	bool ok = st->ok;
+	if (fclose(st->f))
+		ok = false;
+	if (!ok || renameat(st->cfd, st->tmp, st->cfd, DOC_CACHE_NAME)) {
+		unlinkat(st->cfd, st->tmp, 0);
+		ok = false;
+	}
+	close(st->cfd);
+	for (size_t i = 0; i < st->n; i++)
+		buf_free(&st->entries[i]);
+	free(st->entries);
+	free(st->ready);
+	pthread_mutex_destroy(&st->lock);
+	pthread_cond_destroy(&st->more);
+	free(st);
+	return ok ? 0 : -1;
 }
 
 /* Map the cache file: a regular file, never through a symlink. */

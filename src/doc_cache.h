@@ -41,11 +41,23 @@ void doc_cache_free(struct doc_cache *c);
 /* Append d's entry (as read, before the model touches it) to out. */
 void doc_cache_put(struct buf *out, const struct doc *d, const unsigned long long digest[2]);
 /* Bring the file up to date with a build's n documents: entries[i] is the
- * entry of relpaths[i] when it was read afresh, empty when c gave it. New
+ * entry of relpaths[i] when it was read afresh, empty when c gave it (a
+ * rewrite frees each entry once written; the caller frees the rest). New
  * entries are appended while the file stays mostly live; otherwise it is
  * rewritten whole (atomically: old entries copied as they are). Never
  * through a symlink. -1 when it cannot be written (builds go on without). */
 int doc_cache_update(const struct doc_cache *c, const char *source_dir, const char env[33],
-		     const char **relpaths, const struct buf *entries, size_t n);
+		     const char **relpaths, struct buf *entries, size_t n);
+
+/* A whole new cache written while the documents are read: each of the n
+ * entries is put once (an empty one for a document with none), in any order,
+ * from any thread; a thread of the stream writes them in order and frees
+ * them, so they never pile up in memory. NULL when the cache cannot be
+ * written. stream_end waits for the writer and puts the file in place. */
+struct doc_cache_stream;
+struct doc_cache_stream *doc_cache_stream_begin(const char *source_dir, const char env[33],
+						size_t n);
+void doc_cache_stream_put(struct doc_cache_stream *st, size_t i, struct buf *entry);
+int doc_cache_stream_end(struct doc_cache_stream *st);
 
 #endif

@@ -44,7 +44,8 @@ struct read_job {
 	const char **relpaths;
 	bool keep_trees;
 	const struct doc_cache *cache; /* NULL: parse every document */
-	struct buf *entries;           /* per document: its cache entry; NULL: none kept */
+	struct buf *entries;           /* per document: its new cache entry (appended later) */
+	struct doc_cache_stream *stream; /* or: a whole new cache, written as we go */
 	size_t hits;                   /* documents the cache gave (under lock) */
 	pthread_mutex_t lock;
 };
@@ -92,9 +93,8 @@ static char *title_from_name(const char *rel)
 	return t;
 }
 
-static void read_one(void *ctx, size_t i)
+static void read_doc(struct read_job *j, size_t i, struct buf *entry)
 {
-	struct read_job *j = ctx;
 	struct site *s = j->s;
 	struct doc *d = &s->docs[i];
 	d->index = i;
@@ -160,8 +160,21 @@ static void read_one(void *ctx, size_t i)
 	}
 	ast_arena_end(arena);
 	d->ok = true;
-	if (j->entries)
-		doc_cache_put(&j->entries[i], d, digest);
+	if (entry)
+		doc_cache_put(entry, d, digest);
+}
+
+static void read_one(void *ctx, size_t i)
+{
+	struct read_job *j = ctx;
+	struct buf entry = BUF_INIT;
+	read_doc(j, i, j->entries || j->stream ? &entry : NULL);
+	if (j->stream)
+		doc_cache_stream_put(j->stream, i, &entry); /* every document, once */
+	else if (j->entries)
+		j->entries[i] = entry;
+	else
+		buf_free(&entry);
 }
 
 /* The document cache is brought up to date on a thread of its own while the
@@ -275,21 +288,24 @@ int site_load(struct site *s, const struct build_opts *o, struct diags *d)
 	/* the documents read last time (the cache is for builds: check walks trees) */
 	struct doc_cache cache;
 	char env[33];
+	memset(&cache, 0, sizeof cache);
 	if (!o->keep_trees) {
 		doc_cache_env(s->source_dir, env);
-		doc_cache_load(&cache, s->source_dir, env);
-		if (!o->force && cache.valid)
+		if (!o->force) /* --force: nothing from before, written whole */
+			doc_cache_load(&cache, s->source_dir, env);
+		if (cache.valid) { /* few new entries, as a rule: appended after */
 			job.cache = &cache;
-		job.entries = xcalloc(ndocs + 1, sizeof *job.entries);
+			job.entries = xcalloc(ndocs + 1, sizeof *job.entries);
+		} else
+			job.stream = doc_cache_stream_begin(s->source_dir, env, ndocs);
 	}
 	pool_run(jobs_of(o), ndocs, read_one, &job);
-	if (job.entries) {
-		if (o->force) { /* nothing kept from before: written whole */
-			doc_cache_free(&cache);
-			memset(&cache, 0, sizeof cache);
-		}
+	if (job.entries)
 		start_cache_update(s, &cache, env, rels, job.entries, ndocs);
-	}
+	else
+		doc_cache_free(&cache);
+	if (job.stream)
+		doc_cache_stream_end(job.stream);
 	s->cached_docs = job.hits;
 	pthread_mutex_destroy(&job.lock);
 	/* drop what could not be read, and drafts */
