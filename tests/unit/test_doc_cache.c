@@ -3,6 +3,7 @@
  * length, bytes flipped) never crashes and never yields a half document. */
 #include "testutil.h"
 
+#include <pthread.h>
 #include <unistd.h>
 
 #include "buf.h"
@@ -248,12 +249,77 @@ static void test_update(void **state)
 	free(file);
 }
 
+/* Entries put out of order, from two threads, come out whole and in order. */
+struct put_job {
+	struct doc_cache_stream *st;
+	size_t from, step, n;
+};
+
+static void *put_some(void *arg)
+{
+	struct put_job *pj = arg;
+	for (size_t k = pj->from; k < pj->n; k += pj->step) {
+		size_t i = pj->n - 1 - k; /* backwards: the writer waits for the first */
+		struct doc d;
+		sample_doc(&d);
+		free(d.relpath);
+		d.relpath = xasprintf("doc%zu.md", i);
+		struct buf e = BUF_INIT;
+		unsigned long long dg[2] = {i, i};
+		if (i % 7) /* every seventh has no entry */
+			doc_cache_put(&e, &d, dg);
+		doc_cache_stream_put(pj->st, i, &e);
+		doc_free(&d);
+	}
+	return NULL;
+}
+
+static void test_stream(void **state)
+{
+	(void)state;
+	char dir[64];
+	strcpy(dir, "/tmp/ssg-docstream-XXXXXX");
+	assert_non_null(mkdtemp(dir));
+	size_t n = 300;
+	struct doc_cache_stream *st = doc_cache_stream_begin(dir, ENV, n);
+	assert_non_null(st);
+	struct put_job a = {st, 0, 2, n}, b = {st, 1, 2, n};
+	pthread_t ta, tb;
+	assert_int_equal(pthread_create(&ta, NULL, put_some, &a), 0);
+	assert_int_equal(pthread_create(&tb, NULL, put_some, &b), 0);
+	pthread_join(ta, NULL);
+	pthread_join(tb, NULL);
+	assert_int_equal(doc_cache_stream_end(st), 0);
+	struct doc_cache c;
+	doc_cache_load(&c, dir, ENV);
+	assert_true(c.valid);
+	assert_int_equal(c.nkeys, n - (n + 6) / 7);
+	for (size_t i = 0; i < n; i++) {
+		char rel[32];
+		snprintf(rel, sizeof rel, "doc%zu.md", i);
+		unsigned long long dg[2] = {i, i};
+		struct doc got = {0};
+		assert_int_equal(doc_cache_get(&c, rel, dg, &got), i % 7 != 0);
+		if (i % 7) {
+			assert_string_equal(got.body, "<p>Body with a \x1emarker\x1f</p>\n");
+			/* in order: each key follows the one before */
+			assert_string_equal(c.keys[i - i / 7 - 1], rel);
+		}
+		doc_free(&got);
+	}
+	doc_cache_free(&c);
+	char *file = xasprintf("%s/.ssg-cache/documents.bin", dir);
+	remove_cache(file, dir);
+	free(file);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_damaged),
 		cmocka_unit_test(test_update),
+		cmocka_unit_test(test_stream),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
