@@ -3,8 +3,11 @@
 # by side in one sitting, with hyperfine. `make bench` runs it; figures go to
 # BENCHMARKS.md by hand, with the machine they came from.
 #
-#   scripts/bench.sh [steps...]   steps: deps corpora clean rebuild mixed memory
-#                                 floor seeds summary (default: all)
+#   scripts/bench.sh [steps...]   steps: deps corpora clean rebuild edit mixed
+#                                 memory floor seeds summary (default: all)
+# Clean builds pass --force: nothing from an earlier build (the document
+# cache, page digests, the fingerprint) is used, though the cache is still
+# written, and paid for.
 # Environment: B (work dir, default /tmp/ssg-bench), SSG (binary, default ./ssg),
 # GEN (corpus generator, default ../shared/bench/gen_corpus.py), CORPUS (an
 # existing corpus folder with content/: used instead of generating),
@@ -68,16 +71,37 @@ clean() {  # clean builds, the output folder removed before each run
 	for n in 1000 10000; do
 		local runs=$([ $n = 1000 ] && echo 10 || echo "$RUNS")
 		hf clean-tmpfs-$n --warmup 1 --runs "$runs" --prepare "rm -rf $T/o $T/o.staging-*" \
-			-n "ssg $n tmpfs" "$SSG build -q -s $B/c$n -o $T/o" \
+			-n "ssg $n tmpfs" "$SSG build -q --force -s $B/c$n -o $T/o" \
 			-n "hugo $n tmpfs" "hugo --quiet --source $B/h$n --destination $T/o"
 		hf clean-disk-$n --warmup 1 --runs "$runs" --prepare "rm -rf $B/o $B/o.staging-*" \
-			-n "ssg $n disk" "$SSG build -q -s $B/c$n -o $B/o" \
+			-n "ssg $n disk" "$SSG build -q --force -s $B/c$n -o $B/o" \
 			-n "hugo $n disk" "hugo --quiet --source $B/h$n --destination $B/o"
 	done
 	rm -rf "$T/o" "$B/o"
 }
 
-rebuild() {  # nothing changed: ssg links every file, Hugo rewrites them
+edit() {  # one document edited, then built: ssg's incremental build, Hugo's build
+	local doc=00000-megatron-references.md
+	cp "$B/c10000/content/$doc" "$B/edit-c.md"
+	cp "$B/h10000/content/$doc" "$B/edit-h.md"
+	for where in tmpfs disk; do
+		local o=$B/oe
+		[ $where = tmpfs ] && o=$T/oe
+		rm -rf "$o" "$o-h"
+		"$SSG" build -q -s "$B/c10000" -o "$o" 2>/dev/null
+		hugo --quiet --source "$B/h10000" --destination "$o-h"
+		hf edit-$where-10000 --warmup 1 --runs "$RUNS" \
+			--prepare "echo \"Edited at \$(date +%s%N).\" >> $B/c10000/content/$doc" \
+			-n "ssg 10000 one edit $where" "$SSG build -q -s $B/c10000 -o $o" \
+			--prepare "echo \"Edited at \$(date +%s%N).\" >> $B/h10000/content/$doc" \
+			-n "hugo 10000 one edit $where" "hugo --quiet --source $B/h10000 --destination $o-h"
+		rm -rf "$o" "$o-h"
+	done
+	cp "$B/edit-c.md" "$B/c10000/content/$doc"
+	cp "$B/edit-h.md" "$B/h10000/content/$doc"
+}
+
+rebuild() {  # nothing changed: ssg's fingerprint matches, Hugo renders it all again
 	"$SSG" build -q -s "$B/c10000" -o "$B/ou" 2>/dev/null
 	hugo --quiet --source "$B/h10000" --destination "$B/ohu"
 	hf rebuild-disk-10000 --warmup 1 --runs "$RUNS" \
@@ -88,7 +112,7 @@ rebuild() {  # nothing changed: ssg links every file, Hugo rewrites them
 
 mixed() {  # 30% reStructuredText: ssg's own reader, Hugo runs rst2html per page
 	hf mixed-1000 --warmup 1 --runs 5 --prepare "rm -rf $T/o" \
-		-n "ssg mixed 1000" "$SSG build -q -s $B/m1000 -o $T/o" \
+		-n "ssg mixed 1000" "$SSG build -q --force -s $B/m1000 -o $T/o" \
 		-n "hugo mixed 1000" "hugo --quiet --source $B/hm1000 --destination $T/o"
 	rm -rf "$T/o"
 }
@@ -97,7 +121,7 @@ memory() {  # peak memory, output files and bytes at N=10,000
 	: > "$R/memory.txt"
 	for tool in ssg hugo; do
 		rm -rf "$T/o"
-		if [ $tool = ssg ]; then cmd="$SSG build -q -s $B/c10000 -o $T/o"
+		if [ $tool = ssg ]; then cmd="$SSG build -q --force -s $B/c10000 -o $T/o"
 		else cmd="hugo --quiet --source $B/h10000 --destination $T/o"; fi
 		/usr/bin/time -f "%M" -o "$R/rss-$tool" $cmd 2>/dev/null
 		echo "$tool peak_rss_kib=$(cat "$R/rss-$tool") files=$(find "$T/o" -type f | wc -l)" \
@@ -113,12 +137,14 @@ floor() {  # cmark-gfm alone over the same Markdown bodies, one process
 		"$B"/c10000/content/*.md > "$all"
 	hf floor-10000 --warmup 1 --runs "$RUNS" --prepare "rm -rf $T/o" \
 		-n "cmark-gfm floor" "cmark-gfm --extension table --extension autolink $all > /dev/null" \
-		-n "ssg 10000 tmpfs" "$SSG build -q -s $B/c10000 -o $T/o"
+		-n "ssg 10000 tmpfs" "$SSG build -q --force -s $B/c10000 -o $T/o"
 	rm -rf "$T/o"
 }
 
-seeds() {  # the bundled five-document portal
+seeds() {  # the bundled five-document portal: clean, then unchanged
 	hf seeds --warmup 3 --runs 30 -N --prepare "rm -rf $T/p" -n "ssg portal" \
+		"$SSG build -q --force -s $HERE -o $T/p"
+	hf seeds-unchanged --warmup 3 --runs 30 -N -n "ssg portal unchanged" \
 		"$SSG build -q -s $HERE -o $T/p"
 	rm -rf "$T/p"
 }
@@ -142,10 +168,10 @@ EOF
 		> "$R/env.txt" 2>&1 || true
 }
 
-steps=${*:-deps corpora clean rebuild mixed memory floor seeds summary}
+steps=${*:-deps corpora clean rebuild edit mixed memory floor seeds summary}
 for s in $steps; do
 	case $s in
-	deps | corpora | clean | rebuild | mixed | memory | floor | seeds | summary) $s ;;
+	deps | corpora | clean | rebuild | edit | mixed | memory | floor | seeds | summary) $s ;;
 	*) echo "bench: unknown step: $s" >&2; exit 2 ;;
 	esac
 done
