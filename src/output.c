@@ -1,6 +1,7 @@
 /* output: staging folder, checked writes and the atomic swap (see output.h). */
 #include "output.h"
 #include "buf.h"
+#include "hash.h"
 #include "path.h"
 #include "pool.h"
 #include "xalloc.h"
@@ -89,12 +90,50 @@ int output_begin(struct output *o, const char *dir, struct diags *d)
 		free(parent);
 		return -1;
 	}
+	o->spare = *parent ? xasprintf("%s/.%s.ssg-spare", parent, path_basename(o->final))
+			   : xasprintf(".%s.ssg-spare", path_basename(o->final));
 	free(parent);
-	if (mkdir(o->staging, 0755)) {
+	/* one build at a time takes the spare: the rename succeeds once */
+	struct stat live;
+	if (lstat(o->final, &live) == 0 && S_ISDIR(live.st_mode) && rename(o->spare, o->staging) == 0)
+		o->reused = true;
+	else if (mkdir(o->staging, 0755)) {
 		fail(o, o->staging, "cannot create the staging folder");
 		return -1;
 	}
 	return 0;
+}
+
+/* Make way for a new file at full: its folders exist, and in a reused tree
+ * whatever was there (an old file, which may be the live site's inode, or a
+ * folder) is gone, so the file is written afresh, never into a shared inode.
+ * A file standing where a folder must be is removed too. */
+static int make_room(struct output *o, const char *full)
+{
+	char *dir = path_dirname(full);
+	int rc = path_mkdirs(dir);
+	size_t sl = strlen(o->staging);
+	if (rc && o->reused && (errno == ENOTDIR || errno == EEXIST) && strlen(dir) > sl) {
+		/* some folder on the way is a file of the old site: remove it */
+		for (size_t k = sl + 1; dir[k - 1]; k++) {
+			if (dir[k] != '/' && dir[k] != '\0')
+				continue;
+			char saved = dir[k];
+			dir[k] = '\0';
+			struct stat st;
+			if (lstat(dir, &st) == 0 && !S_ISDIR(st.st_mode))
+				unlink(dir);
+			dir[k] = saved;
+		}
+		rc = path_mkdirs(dir);
+	}
+	free(dir);
+	if (rc == 0 && o->reused) {
+		struct stat st;
+		if (lstat(full, &st) == 0)
+			rc = S_ISDIR(st.st_mode) ? output_remove_tree(full) : unlink(full);
+	}
+	return rc;
 }
 
 /* When the previous site holds relpath with exactly these bytes, hard-link
@@ -133,9 +172,12 @@ static void link_one(void *ctx, size_t i)
 	struct output *o = ctx;
 	char *old = path_join(o->final, o->same[i]);
 	char *full = path_join(o->staging, o->same[i]);
-	char *dir = path_dirname(full);
-	int rc = path_mkdirs(dir) || link(old, full);
-	free(dir);
+	int rc = 0;
+	struct stat a, b;
+	/* a reused tree mostly holds this very inode already */
+	if (!(o->reused && lstat(old, &a) == 0 && lstat(full, &b) == 0 && a.st_ino == b.st_ino &&
+	      a.st_dev == b.st_dev))
+		rc = make_room(o, full) || link(old, full);
 	free(old);
 	free(full);
 	if (rc)
@@ -212,14 +254,11 @@ int output_write(struct output *o, const char *relpath, const void *data, size_t
 		return 0;
 	}
 	char *full = path_join(o->staging, relpath);
-	char *dir = path_dirname(full);
-	if (path_mkdirs(dir)) {
+	if (make_room(o, full)) {
 		fail(o, relpath, "cannot create folder");
-		free(dir);
 		free(full);
 		return -1;
 	}
-	free(dir);
 	int fd = open(full, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
 	if (fd < 0) {
 		fail(o, relpath, "cannot write");
@@ -246,6 +285,10 @@ int output_write(struct output *o, const char *relpath, const void *data, size_t
 	pthread_mutex_lock(&o->lock);
 	o->files++;
 	o->bytes += n;
+	if (o->reused) {
+		o->written = xgrow(o->written, &o->capwritten, o->nwritten + 1, sizeof *o->written);
+		o->written[o->nwritten++] = xstrdup(relpath);
+	}
 	pthread_mutex_unlock(&o->lock);
 	return 0;
 }
@@ -335,6 +378,56 @@ static void remove_tree_parallel(const char *dir, int jobs)
 	output_remove_tree(dir); /* what is left, if anything */
 }
 
+/* Remove from a reused tree what the new site does not have: files neither
+ * written nor kept, and folders left empty. */
+static bool sweep(const char *dir, size_t skip, const struct hash *want)
+{
+	DIR *dh = opendir(dir);
+	if (!dh)
+		return true;
+	bool empty = true;
+	struct dirent *e;
+	while ((e = readdir(dh))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		char *p = path_join(dir, e->d_name);
+		struct stat st;
+		bool is_dir = e->d_type == DT_DIR;
+		if (e->d_type == DT_UNKNOWN) /* a file system that does not say */
+			is_dir = lstat(p, &st) == 0 && S_ISDIR(st.st_mode);
+		if (is_dir) {
+			if (sweep(p, skip, want) && rmdir(p) == 0)
+				;
+			else
+				empty = false;
+		} else if (!hash_get(want, p + skip, NULL))
+			unlink(p);
+		else
+			empty = false;
+		free(p);
+	}
+	closedir(dh);
+	return empty;
+}
+
+static void sweep_reused(struct output *o)
+{
+	struct hash want = HASH_INIT;
+	for (size_t i = 0; i < o->nsame; i++)
+		hash_put(&want, o->same[i], 0);
+	for (size_t i = 0; i < o->nwritten; i++)
+		hash_put(&want, o->written[i], 0);
+	sweep(o->staging, strlen(o->staging) + 1, &want);
+	hash_free(&want);
+}
+
+/* The old site becomes the spare, unless another build's spare is there. */
+static void keep_as_spare(struct output *o, const char *dir)
+{
+	if (rename(dir, o->spare))
+		remove_tree_parallel(dir, o->jobs);
+}
+
 int output_commit(struct output *o)
 {
 	if (o->failed) {
@@ -351,20 +444,25 @@ int output_commit(struct output *o)
 		}
 		/* nothing changed: every file the same, none new, none gone */
 		if (o->unchanged == o->files && count_files(o->final, 0) == o->files) {
-			output_remove_tree(o->staging);
+			if (o->reused)
+				keep_as_spare(o, o->staging);
+			else
+				output_remove_tree(o->staging);
 			return 0;
 		}
 		if (link_unchanged(o)) {
 			output_abort(o);
 			return -1;
 		}
+		if (o->reused)
+			sweep_reused(o);
 		/* atomic: readers see the old site or the new one, never neither */
 		if (renameat2(AT_FDCWD, o->staging, AT_FDCWD, o->final, RENAME_EXCHANGE)) {
 			fail(o, o->final, "cannot swap in the new site");
 			output_abort(o);
 			return -1;
 		}
-		remove_tree_parallel(o->staging, o->jobs); /* now the old site */
+		keep_as_spare(o, o->staging); /* now the old site */
 	} else if (rename(o->staging, o->final)) {
 		fail(o, o->final, "cannot move the new site into place");
 		output_abort(o);
@@ -375,7 +473,11 @@ int output_commit(struct output *o)
 
 void output_abort(struct output *o)
 {
-	if (o->staging)
+	if (!o->staging)
+		return;
+	if (o->reused) /* half brought up to date: checked file by file next time */
+		keep_as_spare(o, o->staging);
+	else
 		output_remove_tree(o->staging);
 }
 
@@ -384,8 +486,12 @@ void output_free(struct output *o)
 	for (size_t i = 0; i < o->nsame; i++)
 		free(o->same[i]);
 	free(o->same);
+	for (size_t i = 0; i < o->nwritten; i++)
+		free(o->written[i]);
+	free(o->written);
 	free(o->final);
 	free(o->staging);
+	free(o->spare);
 	pthread_mutex_destroy(&o->lock);
 	memset(o, 0, sizeof *o);
 }

@@ -4,11 +4,22 @@
  * bytes equal the previous site's is hard-linked, not written, and when every
  * file is unchanged (none new, none gone) the previous site stays as it is:
  * an unchanged rebuild creates no file or folder and keeps every mtime; files
- * the new site lacks go with the old one. Paths are checked: nothing is written outside the staging
- * folder. Thread-safe. Level 5. */
+ * the new site lacks go with the old one.
+ *
+ * The site that a swap takes out is not deleted: it is kept beside the output
+ * as .<name>.ssg-spare and becomes the next build's staging folder. Its files
+ * are mostly the very inodes of the site in place (hard links), so bringing
+ * it up to date costs only what changed: a file is rewritten under a new
+ * inode (never in place), relinked where its inode differs from the site's,
+ * and removed where the new site lacks it. Nothing about the spare is
+ * trusted: every file is checked against the site in place.
+ *
+ * Paths are checked: nothing is written outside the staging folder.
+ * Thread-safe. Level 5. */
 #ifndef SSG_OUTPUT_H
 #define SSG_OUTPUT_H
 #include <pthread.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "diag.h"
@@ -23,6 +34,10 @@ struct output {
 			    * simply stays */
 	size_t nsame, capsame;
 	unsigned long long bytes;
+	char **written;    /* paths written afresh (the sweep of a reused tree keeps them) */
+	size_t nwritten, capwritten;
+	char *spare;       /* the site before the one in place, kept to build the next in */
+	bool reused;       /* staging is the spare: an older site, brought up to date */
 	int failed;
 	int jobs;          /* threads for linking and removing (1 unless set) */
 	pthread_mutex_t lock;

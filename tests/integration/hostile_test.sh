@@ -12,8 +12,9 @@
 #    <severity>: ...` (the grep names what it must say);
 #  - the output carries no script, handler or unsafe URL that came from the
 #    content (tests/hostile/check_output.py);
-#  - nothing is written outside the output folder and ssg's own cache folder
-#    <site>/.ssg-cache (the sandbox holding the site is listed before and
+#  - nothing is written outside the output folder, ssg's own cache folder
+#    <site>/.ssg-cache and the previous site kept beside the output
+#    (.public.ssg-spare) (the sandbox holding the site is listed before and
 #    after; absolute slugs' targets are checked), and a .ssg-cache that is a
 #    symlink to elsewhere is neither written nor read;
 #  - time and peak memory stay bounded (timeout, /usr/bin/time -f %M).
@@ -34,11 +35,11 @@ fail() {
 # build CASE MAX_KB MAX_S: build $TMP/box/CASE (a site) into its public/.
 build() {
 	site="$TMP/box/$1"
-	(cd "$TMP/box" && find . \( -path '*/public' -o -path '*/.ssg-cache' \) -prune -o -print | LC_ALL=C sort) >"$TMP/before"
+	(cd "$TMP/box" && find . \( -path '*/public' -o -path '*/.ssg-cache' -o -name '.public.ssg-spare' \) -prune -o -print | LC_ALL=C sort) >"$TMP/before"
 	(cd "$site" && /usr/bin/time -o "$TMP/time" -f '%M %e' timeout "$3" "$SSG" build -j 2 \
 		>"$TMP/out" 2>&1)
 	rc=$?
-	(cd "$TMP/box" && find . \( -path '*/public' -o -path '*/.ssg-cache' \) -prune -o -print | LC_ALL=C sort) >"$TMP/after"
+	(cd "$TMP/box" && find . \( -path '*/public' -o -path '*/.ssg-cache' -o -name '.public.ssg-spare' \) -prune -o -print | LC_ALL=C sort) >"$TMP/after"
 	kb=$(tail -n 1 "$TMP/time" | cut -d' ' -f1)
 	secs=$(tail -n 1 "$TMP/time" | cut -d' ' -f2)
 	echo "$1: exit $rc, ${kb} KB, ${secs} s"

@@ -1,0 +1,71 @@
+#!/bin/sh
+# The site a build replaces is kept beside the output (.<name>.ssg-spare) and
+# brought up to date as the next build's staging folder. Through a run of
+# edits (text, new and removed documents, renamed slugs, static files, a file
+# replaced by a folder and back) each incremental build must equal a clean
+# single-threaded build, and bringing the spare up to date must never touch
+# the site in place: after each build, the new spare (the site that was in
+# place) holds exactly the files and bytes it held while it was live.
+set -eu
+d=$(mktemp -d)
+trap 'rm -rf "$d"' EXIT
+cp -r content site.yml "$d/"
+mkdir -p "$d/static"
+spare="$d/.out.ssg-spare"
+snapshot() { ( cd "$1" && find . -type f ! -name '.ssg-build' ! -name '.ssg-pages' -print0 |
+	LC_ALL=C sort -z | xargs -0 md5sum ) > "$2"; }
+step=0
+checked=0
+build_and_check() {
+	step=$((step + 1))
+	ino=
+	[ -d "$d/out" ] && snapshot "$d/out" "$d/live-before" && ino=$(stat -c %i "$d/out")
+	"$SSG" build -q -s "$d" -o "$d/out" 2>/dev/null || { echo "step $step ($1): build failed"; exit 1; }
+	rm -rf "$d/clean"
+	"$SSG" build -q --force -j 1 -s "$d" -o "$d/clean" 2>/dev/null
+	diff -r -x '.ssg-*' "$d/clean" "$d/out" > "$d/diff" ||
+		{ echo "step $step ($1): the incremental build differs from a clean one"; head -20 "$d/diff"; exit 1; }
+	# when a new site was swapped in, the one that was in place is the spare
+	if [ -f "$d/live-before" ] && [ "$(stat -c %i "$d/out")" != "$ino" ]; then
+		checked=$((checked + 1))
+		snapshot "$spare" "$d/spare-after"
+		cmp -s "$d/live-before" "$d/spare-after" ||
+			{ echo "step $step ($1): the site that was in place changed while the next was built"; diff "$d/live-before" "$d/spare-after" | head; exit 1; }
+	fi
+	rm -f "$d/live-before"
+}
+
+build_and_check "first build"
+build_and_check "nothing changed"
+printf '\n\nA new paragraph.\n' >> "$d/content/cuda-basics.rst"
+build_and_check "a text edit"
+[ -d "$spare" ] || { echo "no spare tree after three builds"; exit 1; }
+printf '# A new document\n\nSee [a paper](https://arxiv.org/abs/2205.14135).\n' > "$d/content/new-doc.md"
+build_and_check "a new document"
+printf -- '---\nslug: renamed-doc\n---\n# A new document\n\nRenamed.\n' > "$d/content/new-doc.md"
+build_and_check "a new slug"
+rm "$d/content/new-doc.md"
+build_and_check "a removed document"
+echo one > "$d/static/x"
+build_and_check "a static file"
+rm "$d/static/x"; mkdir -p "$d/static/x"; echo two > "$d/static/x/y.txt"
+build_and_check "a file replaced by a folder"
+rm -r "$d/static/x"; echo three > "$d/static/x"
+build_and_check "a folder replaced by a file"
+sed -i 's/^title: .*/title: Spare test/' "$d/site.yml"
+build_and_check "a site.yml edit"
+build_and_check "nothing changed again"
+# a damaged spare (a file replaced in it, one removed, a stray added) is repaired
+printf '\n\nOne more.\n' >> "$d/content/cuda-basics.rst"
+f=$(cd "$spare" && find . -name index.html | head -1)
+{ cat "$spare/$f"; echo tampered; } > "$d/tampered" && mv "$d/tampered" "$spare/$f" # its own inode
+rm -f "$spare/assets/style.css"
+echo stray > "$spare/stray.html"
+rm -f "$d/live-before"
+"$SSG" build -q -s "$d" -o "$d/out" 2>/dev/null
+rm -rf "$d/clean"
+"$SSG" build -q --force -j 1 -s "$d" -o "$d/clean" 2>/dev/null
+diff -r -x '.ssg-*' "$d/clean" "$d/out" > "$d/diff" ||
+	{ echo "a damaged spare leaked into the site"; head "$d/diff"; exit 1; }
+[ "$checked" -ge 6 ] || { echo "only $checked swaps were checked"; exit 1; }
+echo "spare_tree: ok ($step steps, $checked swaps checked)"
