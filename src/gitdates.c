@@ -157,16 +157,156 @@ int gitdates_load(struct gitdates *g, const char *source_dir)
 	return rc == 0 ? 0 : -1;
 }
 
+/* ---- the checked-out commit, read from .git without running git ---------- */
+
+static char *read_small(const char *path)
+{
+	struct buf b = BUF_INIT;
+	struct stat st;
+	if (lstat(path, &st) || !S_ISREG(st.st_mode) || st.st_size > (1 << 20) ||
+	    buf_read_file(&b, path)) {
+		buf_free(&b);
+		return NULL;
+	}
+	while (b.n && (b.p[b.n - 1] == '\n' || b.p[b.n - 1] == '\r'))
+		b.p[--b.n] = '\0';
+	return buf_detach(&b);
+}
+
+static bool is_sha(const char *s)
+{
+	size_t n = 0;
+	for (; s[n]; n++)
+		if (!isxdigit((unsigned char)s[n]))
+			return false;
+	return n == 40 || n == 64;
+}
+
+/* The git folder holding dir (a .git folder, or a .git file naming it). */
+static char *find_git_dir(const char *dir)
+{
+	char *at = realpath(dir, NULL);
+	while (at) {
+		char *dot = path_join(at, ".git");
+		struct stat st;
+		if (lstat(dot, &st) == 0 && S_ISDIR(st.st_mode)) {
+			free(at);
+			return dot;
+		}
+		if (lstat(dot, &st) == 0 && S_ISREG(st.st_mode)) {
+			char *line = read_small(dot);
+			free(dot);
+			char *gd = NULL;
+			if (line && !strncmp(line, "gitdir: ", 8))
+				gd = line[8] == '/' ? xstrdup(line + 8) : path_join(at, line + 8);
+			free(line);
+			free(at);
+			return gd;
+		}
+		free(dot);
+		if (!strcmp(at, "/")) {
+			free(at);
+			return NULL;
+		}
+		char *up = path_dirname(at);
+		free(at);
+		at = *up ? up : (free(up), NULL);
+	}
+	return NULL;
+}
+
+/* A ref's commit: its loose file, else packed-refs, in gitdir or the
+ * common folder of a worktree. */
+static char *resolve_ref(const char *gitdir, const char *ref)
+{
+	char *common = NULL;
+	char *cpath = path_join(gitdir, "commondir");
+	char *cline = read_small(cpath);
+	free(cpath);
+	if (cline)
+		common = cline[0] == '/' ? xstrdup(cline) : path_join(gitdir, cline);
+	free(cline);
+	const char *dirs[2] = {gitdir, common};
+	char *sha = NULL;
+	for (size_t i = 0; i < 2 && !sha; i++) {
+		if (!dirs[i])
+			continue;
+		char *f = path_join(dirs[i], ref);
+		char *v = read_small(f);
+		free(f);
+		if (v && is_sha(v))
+			sha = v;
+		else
+			free(v);
+		if (sha)
+			break;
+		f = path_join(dirs[i], "packed-refs");
+		char *packed = read_small(f);
+		free(f);
+		size_t rl = strlen(ref);
+		for (char *line = packed, *next; line && *line && !sha; line = next) {
+			next = strchr(line, '\n');
+			if (next)
+				*next++ = '\0';
+			char *sp = strchr(line, ' ');
+			if (sp && !strncmp(sp + 1, ref, rl) && sp[1 + rl] == '\0') {
+				*sp = '\0';
+				if (is_sha(line))
+					sha = xstrdup(line);
+			}
+			if (!next)
+				break;
+		}
+		free(packed);
+	}
+	free(common);
+	return sha;
+}
+
+/* HEAD's commit from the files git keeps (*sha); 1 when there is no
+ * repository around content; -1 when it is not that simple (ask git). */
+static int read_head(const char *content, char **sha_out)
+{
+	*sha_out = NULL;
+	if (getenv("GIT_DIR") || getenv("GIT_WORK_TREE") || getenv("GIT_COMMON_DIR") ||
+	    getenv("GIT_CEILING_DIRECTORIES"))
+		return -1; /* git would look elsewhere: let it answer */
+	char *gitdir = find_git_dir(content);
+	if (!gitdir)
+		return 1;
+	char *hp = path_join(gitdir, "HEAD");
+	char *head = read_small(hp);
+	free(hp);
+	char *sha = NULL;
+	if (head && !strncmp(head, "ref: ", 5))
+		sha = resolve_ref(gitdir, head + 5);
+	else if (head && is_sha(head))
+		sha = xstrdup(head);
+	free(head);
+	free(gitdir);
+	*sha_out = sha;
+	return sha ? 0 : -1;
+}
+
 void gitdates_head(const char *source_dir, struct buf *out)
 {
 	char *content = path_join(source_dir ? source_dir : ".", "content");
 	struct stat st;
 	if (stat(content, &st) == 0 && S_ISDIR(st.st_mode)) {
-		char *argv[] = {"git", "-C", content, "rev-parse", "-q", "--verify", "HEAD", NULL};
-		struct buf b = BUF_INIT;
-		if (run_capture(argv, &b) == 0)
-			buf_put(out, b.p, b.n);
-		buf_free(&b);
+		char *sha;
+		int rc = read_head(content, &sha);
+		if (rc == 0) {
+			buf_puts(out, sha);
+			buf_putc(out, '\n');
+			free(sha);
+		} else if (rc < 0) {
+			/* not a checkout, or an unusual one: ask git */
+			char *argv[] = {"git", "-C", content, "rev-parse", "-q", "--verify", "HEAD", NULL};
+			struct buf b = BUF_INIT;
+			if (run_capture(argv, &b) == 0)
+				buf_put(out, b.p, b.n);
+			buf_free(&b);
+		}
 	}
 	free(content);
 }
@@ -193,6 +333,15 @@ void gitdates_free(struct gitdates *g)
 	free(g->paths);
 	free(g->dates);
 	memset(g, 0, sizeof *g);
+}
+
+void gitdates_apply(const struct gitdates *g, struct doc *docs, size_t ndocs)
+{
+	for (size_t i = 0; i < ndocs; i++) {
+		const char *d = docs[i].meta.updated ? NULL : gitdates_get(g, docs[i].relpath);
+		if (d)
+			docs[i].meta.updated = xstrdup(d);
+	}
 }
 
 void gitdates_fill(const char *source_dir, struct doc *docs, size_t ndocs)

@@ -38,6 +38,9 @@ void gitdates_free(struct gitdates *g);
  * appended to out: what the dates depend on. Nothing when not a checkout. */
 void gitdates_head(const char *source_dir, struct buf *out);
 
+/* Give every document without an `updated` date its date from g. */
+void gitdates_apply(const struct gitdates *g, struct doc *docs, size_t ndocs);
+
 /* Give every document without an `updated` date (front matter and site.yml
  * win) its file's last-commit date, when there is one. One git run. */
 void gitdates_fill(const char *source_dir, struct doc *docs, size_t ndocs);

@@ -177,6 +177,19 @@ static void read_one(void *ctx, size_t i)
 		buf_free(&entry);
 }
 
+/* The last-commit dates of content/: one git run, on a thread of its own. */
+struct dates_job {
+	const char *source_dir;
+	struct gitdates dates;
+};
+
+static void *load_dates(void *arg)
+{
+	struct dates_job *dj = arg;
+	gitdates_load(&dj->dates, dj->source_dir);
+	return NULL;
+}
+
 /* The document cache is brought up to date on a thread of its own while the
  * build goes on; model_free waits for it. */
 struct cache_update {
@@ -299,7 +312,15 @@ int site_load(struct site *s, const struct build_opts *o, struct diags *d)
 		} else
 			job.stream = doc_cache_stream_begin(s->source_dir, env, ndocs);
 	}
+	/* git's one log runs while the documents are read */
+	struct dates_job dj = {s->source_dir, {0}};
+	pthread_t dates_thread;
+	bool dates_async = pthread_create(&dates_thread, NULL, load_dates, &dj) == 0;
 	pool_run(jobs_of(o), ndocs, read_one, &job);
+	if (dates_async)
+		pthread_join(dates_thread, NULL);
+	else
+		load_dates(&dj);
 	if (job.entries)
 		start_cache_update(s, &cache, env, rels, job.entries, ndocs);
 	else
@@ -339,7 +360,8 @@ int site_load(struct site *s, const struct build_opts *o, struct diags *d)
 	source_list_free(&files);
 	free(content);
 	/* last-updated dates: front matter wins, else the last commit (one git run) */
-	gitdates_fill(s->source_dir, s->docs, s->ndocs);
+	gitdates_apply(&dj.dates, s->docs, s->ndocs);
+	gitdates_free(&dj.dates);
 	s->read_ms = now_ms() - t0;
 	t0 = now_ms();
 	model_build(s);

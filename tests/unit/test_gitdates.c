@@ -3,6 +3,7 @@
 #include "testutil.h"
 #include "doc.h"
 #include "gitdates.h"
+#include "buf.h"
 
 #include <unistd.h>
 
@@ -110,12 +111,74 @@ static void test_real_git(void **state)
 	assert_int_equal(sh(cmd), 0);
 }
 
+/* gitdates_head reads HEAD's commit from .git as `git rev-parse HEAD` gives
+ * it: a loose branch, packed refs, a worktree, a detached HEAD; nothing when
+ * there is no repository. */
+static void expect_head(const char *site, const char *gitdir_of)
+{
+	char cmd[1024], want[128] = "";
+	snprintf(cmd, sizeof cmd, "git -C %s rev-parse HEAD > %s/.want", gitdir_of, gitdir_of);
+	assert_int_equal(sh(cmd), 0);
+	snprintf(cmd, sizeof cmd, "%s/.want", gitdir_of);
+	FILE *f = fopen(cmd, "r");
+	assert_non_null(f);
+	assert_non_null(fgets(want, sizeof want, f));
+	fclose(f);
+	unlink(cmd);
+	struct buf b = BUF_INIT;
+	gitdates_head(site, &b);
+	assert_string_equal(buf_cstr(&b), want);
+	buf_free(&b);
+}
+
+static void test_head(void **state)
+{
+	(void)state;
+	if (sh("git --version >/dev/null 2>&1") != 0)
+		skip();
+	char dir[] = "/tmp/ssg-gitHEAD-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char cmd[2048], site[600], wt[600];
+	snprintf(cmd, sizeof cmd,
+		 "cd %s && git init -q repo && cd repo && mkdir -p site/content && "
+		 "export GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@e GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@e && "
+		 "echo a > site/content/a.md && git add -A && git -c commit.gpgsign=false commit -q -m one && "
+		 "echo b >> site/content/a.md && git -c commit.gpgsign=false commit -qam two",
+		 dir);
+	assert_int_equal(sh(cmd), 0);
+	snprintf(site, sizeof site, "%s/repo/site", dir);
+	expect_head(site, site); /* a loose ref */
+	snprintf(cmd, sizeof cmd, "git -C %s pack-refs --all", site);
+	assert_int_equal(sh(cmd), 0);
+	expect_head(site, site); /* packed */
+	snprintf(wt, sizeof wt, "%s/wt", dir);
+	snprintf(cmd, sizeof cmd, "git -C %s worktree add -q -b side %s HEAD~1 2>/dev/null", site, wt);
+	assert_int_equal(sh(cmd), 0);
+	snprintf(cmd, sizeof cmd, "%s/site", wt);
+	expect_head(cmd, wt); /* a worktree: its own HEAD */
+	snprintf(cmd, sizeof cmd, "git -C %s checkout -q --detach HEAD~1", site);
+	assert_int_equal(sh(cmd), 0);
+	expect_head(site, site); /* detached */
+	/* no repository around: nothing */
+	char plain[] = "/tmp/ssg-gitHEAD-plain-XXXXXX";
+	assert_non_null(mkdtemp(plain));
+	snprintf(cmd, sizeof cmd, "mkdir -p %s/content", plain);
+	assert_int_equal(sh(cmd), 0);
+	struct buf b = BUF_INIT;
+	gitdates_head(plain, &b);
+	assert_int_equal(b.n, 0);
+	buf_free(&b);
+	snprintf(cmd, sizeof cmd, "rm -rf %s %s", dir, plain);
+	assert_int_equal(sh(cmd), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_newest_wins),
 		cmocka_unit_test(test_parse_garbage),
 		cmocka_unit_test(test_real_git),
+		cmocka_unit_test(test_head),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
