@@ -9,7 +9,8 @@ PKGS     = libcmark-gfm yaml-0.1
 CFLAGS  ?= -O2 -g
 WARN     = -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wno-unused-parameter
 CPPFLAGS_SSG = -D_GNU_SOURCE -Isrc -I$(BUILD)
-LDLIBS_SSG = -lcmark-gfm-extensions -lcmark-gfm -lyaml -lmicrohttpd -lcurl -lpthread
+# libcurl and libmicrohttpd are opened when first needed (src/lazy_*.c)
+LDLIBS_SSG = -lcmark-gfm-extensions -lcmark-gfm -lyaml -lpthread -ldl
 
 SRCS    := $(sort $(wildcard src/*.c))
 LIBSRCS := $(filter-out src/main.c,$(SRCS))
