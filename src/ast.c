@@ -1,5 +1,6 @@
 /* ast: construction helpers over cmark-gfm (see ast.h). */
 #include "ast.h"
+#include "arena.h"
 #include "xalloc.h"
 
 #include <cmark-gfm-core-extensions.h>
@@ -94,15 +95,8 @@ static void init(void)
  * parser's cmark_mem; its callbacks carry no context, so the arena is the
  * thread's current one. Frees are no-ops: the tree goes with its arena. */
 
-struct arena_block {
-	struct arena_block *next;
-	size_t used, size;
-	max_align_t data[];
-};
-
 struct ast_arena {
-	struct arena_block *blocks;
-	size_t next_size;
+	struct arena mem;
 };
 
 static _Thread_local struct ast_arena *current_arena;
@@ -112,21 +106,8 @@ static _Thread_local struct ast_arena *current_arena;
 
 static void *arena_bump(struct ast_arena *a, size_t n)
 {
-	n = (n + HEAD + HEAD - 1) / HEAD * HEAD;
-	struct arena_block *b = a->blocks;
-	if (!b || b->size - b->used < n) {
-		size_t size = n > a->next_size ? n : a->next_size;
-		if (a->next_size < (1u << 20))
-			a->next_size *= 2;
-		b = xmalloc(sizeof *b + size);
-		b->next = a->blocks;
-		b->used = 0;
-		b->size = size;
-		a->blocks = b;
-	}
-	char *p = (char *)b->data + b->used;
-	b->used += n;
-	*(size_t *)(void *)p = n - HEAD;
+	char *p = arena_alloc(&a->mem, HEAD + n);
+	*(size_t *)(void *)p = n;
 	return p + HEAD;
 }
 
@@ -161,7 +142,6 @@ static cmark_mem arena_mem = {arena_calloc, arena_realloc, arena_free};
 struct ast_arena *ast_arena_begin(void)
 {
 	struct ast_arena *a = xcalloc(1, sizeof *a);
-	a->next_size = 1u << 16;
 	current_arena = a;
 	return a;
 }
@@ -172,11 +152,7 @@ void ast_arena_end(struct ast_arena *a)
 		return;
 	if (current_arena == a)
 		current_arena = NULL;
-	while (a->blocks) {
-		struct arena_block *next = a->blocks->next;
-		free(a->blocks);
-		a->blocks = next;
-	}
+	arena_release(&a->mem);
 	free(a);
 }
 

@@ -23,8 +23,7 @@ void build_state_fingerprint(const struct build_opts *o, int jobs, char fp[33])
 	struct buf m = BUF_INIT;
 	buf_puts(&m, STATE_MAGIC "\n");
 	/* the program: a new ssg may render the same inputs differently */
-	const unsigned long long *self = fingerprint_self();
-	buf_printf(&m, "ssg %016llx%016llx\n", self[0], self[1]);
+	fingerprint_add_self(&m);
 	buf_printf(&m, "base_url=%s\ndrafts=%d\n", o->base_url ? o->base_url : "", o->drafts);
 	fingerprint_file(&m, src, "site.yml");
 	fingerprint_file(&m, src, LINKCHECK_CACHE_DEFAULT);
@@ -197,8 +196,7 @@ void build_render_env(const struct build_opts *o, int jobs, char env[33])
 	const char *src = o->source ? o->source : ".";
 	struct buf m = BUF_INIT;
 	buf_puts(&m, PAGES_MAGIC "\n");
-	const unsigned long long *self = fingerprint_self();
-	buf_printf(&m, "ssg %016llx%016llx\n", self[0], self[1]);
+	fingerprint_add_self(&m);
 	fingerprint_tree(&m, src, "templates", jobs);
 	fingerprint_tree(&m, src, "themes", jobs);
 	fingerprint_hex(&m, env);

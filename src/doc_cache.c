@@ -138,8 +138,8 @@ void doc_cache_put(struct buf *out, const struct doc *d, const unsigned long lon
 void doc_cache_env(const char *source_dir, char env[33])
 {
 	struct buf m = BUF_INIT;
-	const unsigned long long *self = fingerprint_self();
-	buf_printf(&m, MAGIC "%016llx%016llx\n", self[0], self[1]);
+	buf_puts(&m, MAGIC "\n");
+	fingerprint_add_self(&m);
 	fingerprint_file(&m, source_dir, "site.yml");
 	fingerprint_hex(&m, env);
 	buf_free(&m);

@@ -68,10 +68,16 @@ static void digest_self(void)
 	}
 }
 
-const unsigned long long *fingerprint_self(void)
+static const unsigned long long *fingerprint_self(void)
 {
 	pthread_once(&self_once, digest_self);
 	return self_digest;
+}
+
+void fingerprint_add_self(struct buf *manifest)
+{
+	const unsigned long long *self = fingerprint_self();
+	buf_printf(manifest, "ssg %016llx%016llx\n", self[0], self[1]);
 }
 
 /* ---- walking the tree ---------------------------------------------------------- */

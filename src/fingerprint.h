@@ -14,9 +14,10 @@ void fingerprint_bytes(const void *p, size_t n, unsigned long long out[2]);
 
 /* The digest of a file's bytes; -1 when it cannot be read. */
 int fingerprint_file_digest(const char *path, unsigned long long out[2]);
-/* The digest of this program (its executable file), computed once. */
-const unsigned long long *fingerprint_self(void);
 
+/* Add to manifest a line for this program's digest (of its executable
+ * file, computed once). */
+void fingerprint_add_self(struct buf *manifest);
 /* Add to manifest a line for every file under root/rel (folders walked in
  * name order; names starting with '.' skipped; symlinks not followed, their
  * targets added as text), each with the hash of its bytes, computed on

@@ -1,5 +1,6 @@
 /* value: the JSON-like data tree behind page views (see value.h). */
 #include "value.h"
+#include "arena.h"
 #include "digest.h"
 #include "xalloc.h"
 
@@ -10,44 +11,15 @@
 
 /* ---- the arena ---------------------------------------------------------------- */
 
-struct val_arena_block {
-	struct val_arena_block *next;
-	size_t used, size;
-	max_align_t data[];
-};
-
 static _Thread_local struct val_arena *current;
 
 void val_arena_use(struct val_arena *a) { current = a; }
 
-static void *arena_alloc(struct val_arena *a, size_t n)
-{
-	n = (n + sizeof(max_align_t) - 1) & ~(sizeof(max_align_t) - 1);
-	struct val_arena_block *b = a->blocks;
-	if (!b || b->size - b->used < n) {
-		if (a->next_size < 16384)
-			a->next_size = 16384;
-		size_t size = n > a->next_size ? n : a->next_size;
-		if (a->next_size < (1u << 20))
-			a->next_size *= 2;
-		b = xmalloc(sizeof *b + size);
-		b->next = a->blocks;
-		b->used = 0;
-		b->size = size;
-		a->blocks = b;
-	}
-	void *p = (char *)b->data + b->used;
-	b->used += n;
-	return p;
-}
+static void *arena_get(struct val_arena *a, size_t n) { return arena_alloc(&a->mem, n); }
 
 void val_arena_release(struct val_arena *a)
 {
-	while (a->blocks) {
-		struct val_arena_block *next = a->blocks->next;
-		free(a->blocks);
-		a->blocks = next;
-	}
+	arena_release(&a->mem);
 	for (size_t i = 0; i < a->nowned; i++)
 		free(a->owned[i]);
 	free(a->owned);
@@ -58,7 +30,7 @@ static char *dup_n(const char *s, size_t n)
 {
 	if (!current)
 		return xstrndup(s, n);
-	char *d = arena_alloc(current, n + 1);
+	char *d = arena_get(current, n + 1);
 	memcpy(d, s, n);
 	d[n] = '\0';
 	return d;
@@ -74,7 +46,7 @@ static void *grow_items(struct val *v, void *p, size_t need, size_t size)
 	size_t c = v->cap ? v->cap * 2 : 8;
 	while (c < need)
 		c *= 2;
-	void *np = arena_alloc(current, c * size);
+	void *np = arena_get(current, c * size);
 	if (v->n)
 		memcpy(np, p, v->n * size);
 	v->cap = c;
@@ -87,7 +59,7 @@ static struct val *val_new(enum val_kind k)
 {
 	struct val *v;
 	if (current) {
-		v = arena_alloc(current, sizeof *v);
+		v = arena_get(current, sizeof *v);
 		memset(v, 0, sizeof *v);
 		v->in_arena = true;
 	} else
@@ -134,7 +106,7 @@ struct val *val_concatv(const char *const *parts, size_t n)
 	for (size_t i = 0; i < n && i < 8; i++)
 		total += len[i] = parts[i] ? strlen(parts[i]) : 0;
 	struct val *v = val_new(VAL_STR);
-	char *p = v->s = current ? arena_alloc(current, total + 1) : xmalloc(total + 1);
+	char *p = v->s = current ? arena_get(current, total + 1) : xmalloc(total + 1);
 	for (size_t i = 0; i < n && i < 8; i++) {
 		memcpy(p, parts[i] ? parts[i] : "", len[i]);
 		p += len[i];

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "arena.h"
 #include "buf.h"
 
 /* VAL_REF borrows another value (shared, read-only parts of many views, like
@@ -40,12 +41,11 @@ struct val {
  * release frees them all at once. Values made outside (shared parts of views)
  * can be referenced with val_ref, never owned by an arena value. */
 struct val_arena {
-	struct val_arena_block *blocks;
+	struct arena mem;
 	char **owned;       /* heap strings handed over with val_str_own */
 	size_t nowned, capowned;
-	size_t next_size;
 };
-#define VAL_ARENA_INIT {NULL, NULL, 0, 0, 0}
+#define VAL_ARENA_INIT {ARENA_INIT, NULL, 0, 0}
 /* Make a the thread's current arena (NULL: back to the heap). */
 void val_arena_use(struct val_arena *a);
 /* Free everything a holds; a can be used again. */

@@ -1,0 +1,42 @@
+/* arena: the bump allocator (see arena.h). */
+#include "arena.h"
+#include "xalloc.h"
+
+#include <stdlib.h>
+
+struct arena_block {
+	struct arena_block *next;
+	size_t used, size;
+	max_align_t data[];
+};
+
+void *arena_alloc(struct arena *a, size_t n)
+{
+	n = (n + sizeof(max_align_t) - 1) & ~(sizeof(max_align_t) - 1);
+	struct arena_block *b = a->blocks;
+	if (!b || b->size - b->used < n) {
+		if (a->next_size < 16384)
+			a->next_size = 16384;
+		size_t size = n > a->next_size ? n : a->next_size;
+		if (a->next_size < (1u << 20))
+			a->next_size *= 2;
+		b = xmalloc(sizeof *b + size);
+		b->next = a->blocks;
+		b->used = 0;
+		b->size = size;
+		a->blocks = b;
+	}
+	void *p = (char *)b->data + b->used;
+	b->used += n;
+	return p;
+}
+
+void arena_release(struct arena *a)
+{
+	while (a->blocks) {
+		struct arena_block *next = a->blocks->next;
+		free(a->blocks);
+		a->blocks = next;
+	}
+	a->next_size = 0;
+}
