@@ -93,11 +93,18 @@ int output_begin(struct output *o, const char *dir, struct diags *d)
 	o->spare = *parent ? xasprintf("%s/.%s.ssg-spare", parent, path_basename(o->final))
 			   : xasprintf(".%s.ssg-spare", path_basename(o->final));
 	free(parent);
-	/* one build at a time takes the spare: the rename succeeds once */
-	struct stat live;
-	if (lstat(o->final, &live) == 0 && S_ISDIR(live.st_mode) && rename(o->spare, o->staging) == 0)
-		o->reused = true;
-	else if (mkdir(o->staging, 0755)) {
+	/* one build at a time takes the spare: the rename succeeds once. Only a
+	 * real folder will do: a symlink put there (a pull request can commit
+	 * one) would have the build write wherever it points. */
+	struct stat live, st;
+	if (lstat(o->final, &live) == 0 && S_ISDIR(live.st_mode) && lstat(o->spare, &st) == 0 &&
+	    S_ISDIR(st.st_mode) && rename(o->spare, o->staging) == 0) {
+		if (lstat(o->staging, &st) == 0 && S_ISDIR(st.st_mode))
+			o->reused = true;
+		else
+			output_remove_tree(o->staging); /* swapped for something else meanwhile */
+	}
+	if (!o->reused && mkdir(o->staging, 0755)) {
 		fail(o, o->staging, "cannot create the staging folder");
 		return -1;
 	}

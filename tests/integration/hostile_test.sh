@@ -172,6 +172,20 @@ build cache-link 300000 30
 grep -q 'Text with' "$V/public/index/index.html" 2>/dev/null || grep -rq 'Text with' "$V/public" ||
 	fail "cache-link: the site was not built"
 
+# ---- the spare tree beside public/ as a symlink to elsewhere --------------------------
+W="$TMP/box/spare-link"
+mkdir -p "$W/content" "$TMP/box/victim2"
+printf '# Home\n\nFirst.\n' >"$W/content/index.md"
+ln -s ../victim2 "$W/.public.ssg-spare"
+build spare-link 300000 30
+printf '# Home\n\nSecond.\n' >"$W/content/index.md"
+build spare-link 300000 30
+printf '# Home\n\nThird.\n' >"$W/content/index.md"
+build spare-link 300000 30
+shapes spare-link
+[ -z "$(ls -A "$TMP/box/victim2")" ] || fail "spare-link: wrote through a symlinked spare: $(ls "$TMP/box/victim2")"
+grep -rq 'Third' "$W/public" || fail "spare-link: the last build is not in place"
+
 # ---- a 100 MB file ----------------------------------------------------------------
 mkdir -p "$TMP/box/huge/content"
 printf '# Small\n' >"$TMP/box/huge/content/small.md"
