@@ -10,6 +10,7 @@
 #include "xalloc.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -154,7 +155,12 @@ static void save_file(const char *outdir, const char *name, const struct buf *b)
 		base[--bl] = '\0';
 	char *tmp = xasprintf("%s" OUTPUT_STATE_TMP "%ld-%s", base, (long)getpid(), name + 1);
 	free(base);
-	FILE *f = fopen(tmp, "wb");
+	/* a fresh file, never through a symlink someone left under that name */
+	unlink(tmp);
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	FILE *f = fd >= 0 ? fdopen(fd, "wb") : NULL;
+	if (fd >= 0 && !f)
+		close(fd);
 	bool ok = f && fwrite(b->p ? b->p : "", 1, b->n, f) == b->n;
 	if (f && fclose(f))
 		ok = false;
