@@ -19,7 +19,8 @@
 
 #define STATE_MAGIC "ssg-build 1"
 
-void build_state_fingerprint(const struct build_opts *o, int jobs, char fp[33])
+void build_state_fingerprint(const struct build_opts *o, int jobs, char fp[33],
+			     struct file_digests *content)
 {
 	const char *src = o->source ? o->source : ".";
 	struct buf m = BUF_INIT;
@@ -31,7 +32,7 @@ void build_state_fingerprint(const struct build_opts *o, int jobs, char fp[33])
 	fingerprint_file(&m, src, LINKCHECK_CACHE_DEFAULT);
 	static const char *trees[] = {"content", "templates", "themes", "static"};
 	for (size_t i = 0; i < sizeof trees / sizeof *trees; i++)
-		fingerprint_tree(&m, src, trees[i], jobs);
+		fingerprint_tree_keep(&m, src, trees[i], jobs, i == 0 ? content : NULL);
 	buf_puts(&m, "git=");
 	gitdates_head(src, &m);
 	fingerprint_hex(&m, fp);

@@ -12,13 +12,16 @@
 #include <stdbool.h>
 
 #include "diag.h"
+#include "fingerprint.h"
 #include "hash.h"
 #include "site.h"
 
 #define BUILD_STATE_FILE ".ssg-build"
 
-/* The fingerprint of the build o describes, in 32 hex digits. */
-void build_state_fingerprint(const struct build_opts *o, int jobs, char fp[33]);
+/* The fingerprint of the build o describes, in 32 hex digits; the digests
+ * of content/'s files are kept in content (when not NULL). */
+void build_state_fingerprint(const struct build_opts *o, int jobs, char fp[33],
+			     struct file_digests *content);
 /* 0 when outdir's state has fingerprint fp: its diagnostics are appended to
  * d and its counts copied to st. -1 otherwise (d and st untouched). */
 int build_state_match(const char *outdir, const char fp[33], struct diags *d,

@@ -168,6 +168,12 @@ static void put_line(struct buf *m, const char *rel, char kind, const unsigned l
 
 void fingerprint_tree(struct buf *manifest, const char *root, const char *rel, int jobs)
 {
+	fingerprint_tree_keep(manifest, root, rel, jobs, NULL);
+}
+
+void fingerprint_tree_keep(struct buf *manifest, const char *root, const char *rel, int jobs,
+			   struct file_digests *keep)
+{
 	char *full = path_join(root, rel);
 	struct stat st;
 	if (stat(full, &st) || !S_ISDIR(st.st_mode)) {
@@ -178,14 +184,45 @@ void fingerprint_tree(struct buf *manifest, const char *root, const char *rel, i
 	struct walk w = {0};
 	walk_dir(&w, full, rel, 0);
 	pool_run(jobs, w.n, hash_entry, &w);
+	if (keep) {
+		keep->paths = xrealloc(keep->paths, (keep->n + w.n + 1) * sizeof *keep->paths);
+		keep->digests = xrealloc(keep->digests, (keep->n + w.n + 1) * sizeof *keep->digests);
+	}
 	for (size_t i = 0; i < w.n; i++) {
 		put_line(manifest, w.v[i].rel, w.v[i].kind, w.v[i].h, w.v[i].target);
+		if (keep && w.v[i].kind == 'f') {
+			keep->paths[keep->n] = w.v[i].rel; /* handed over */
+			keep->digests[keep->n][0] = w.v[i].h[0];
+			keep->digests[keep->n][1] = w.v[i].h[1];
+			hash_put(&keep->index, w.v[i].rel, keep->n++);
+			w.v[i].rel = NULL;
+		}
 		free(w.v[i].rel);
 		free(w.v[i].full);
 		free(w.v[i].target);
 	}
 	free(w.v);
 	free(full);
+}
+
+bool file_digests_get(const struct file_digests *k, const char *path, unsigned long long out[2])
+{
+	size_t i;
+	if (!k || !k->index.n || !hash_get(&k->index, path, &i))
+		return false;
+	out[0] = k->digests[i][0];
+	out[1] = k->digests[i][1];
+	return true;
+}
+
+void file_digests_free(struct file_digests *k)
+{
+	for (size_t i = 0; i < k->n; i++)
+		free(k->paths[i]);
+	free(k->paths);
+	free(k->digests);
+	hash_free(&k->index);
+	memset(k, 0, sizeof *k);
 }
 
 void fingerprint_file(struct buf *manifest, const char *root, const char *rel)

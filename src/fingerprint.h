@@ -7,7 +7,10 @@
 #define SSG_FINGERPRINT_H
 #include <stddef.h>
 
+#include <stdbool.h>
+
 #include "buf.h"
+#include "hash.h"
 
 /* A 128-bit hash of n bytes (not cryptographic: it tells edits apart). */
 void fingerprint_bytes(const void *p, size_t n, unsigned long long out[2]);
@@ -23,6 +26,19 @@ void fingerprint_add_self(struct buf *manifest);
  * targets added as text), each with the hash of its bytes, computed on
  * `jobs` threads. A missing folder adds one line saying so. */
 void fingerprint_tree(struct buf *manifest, const char *root, const char *rel, int jobs);
+/* The same, keeping each regular file's digest in keep (by its path under
+ * root, "content/a.md"), so that what was hashed once is not hashed again. */
+struct file_digests {
+	struct hash index;   /* path -> slot */
+	char **paths;
+	unsigned long long (*digests)[2];
+	size_t n;
+};
+void fingerprint_tree_keep(struct buf *manifest, const char *root, const char *rel, int jobs,
+			   struct file_digests *keep);
+/* The kept digest of path; false when it was not hashed. */
+bool file_digests_get(const struct file_digests *k, const char *path, unsigned long long out[2]);
+void file_digests_free(struct file_digests *k);
 /* The same for one file (root/rel). */
 void fingerprint_file(struct buf *manifest, const char *root, const char *rel);
 /* The hash of a manifest in 32 hex digits (and a NUL). */

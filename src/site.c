@@ -46,6 +46,7 @@ struct read_job {
 	const struct doc_cache *cache; /* NULL: parse every document */
 	struct buf *entries;           /* per document: its new cache entry (appended later) */
 	struct doc_cache_stream *stream; /* or: a whole new cache, written as we go */
+	const struct file_digests *digests; /* what the fingerprint hashed */
 	size_t hits;                   /* documents the cache gave (under lock) */
 	pthread_mutex_t lock;
 };
@@ -93,6 +94,16 @@ static char *title_from_name(const char *rel)
 	return t;
 }
 
+/* The digest the build's fingerprint took of a document's file. */
+static bool known_digest(const struct read_job *j, const char *relpath, unsigned long long out[2])
+{
+	if (!j->digests)
+		return false;
+	char key[PATH_MAX + 16];
+	snprintf(key, sizeof key, "content/%s", relpath);
+	return file_digests_get(j->digests, key, out);
+}
+
 static void read_doc(struct read_job *j, size_t i, struct buf *entry)
 {
 	struct site *s = j->s;
@@ -104,7 +115,8 @@ static void read_doc(struct read_job *j, size_t i, struct buf *entry)
 	/* a document whose bytes the cache knows is not parsed again (without
 	 * a cache, the digest comes with the reading) */
 	unsigned long long digest[2];
-	if (j->cache && fingerprint_file_digest(file, digest) == 0 &&
+	if (j->cache && (known_digest(j, d->relpath, digest) ||
+			 fingerprint_file_digest(file, digest) == 0) &&
 	    doc_cache_get(j->cache, d->relpath, digest, d)) {
 		free(file);
 		d->ok = true;
@@ -296,7 +308,7 @@ int site_load(struct site *s, const struct build_opts *o, struct diags *d)
 	s->ndocs = ndocs;
 	double t0 = now_ms();
 	struct read_job job = {.s = s, .content_dir = content, .relpaths = rels,
-			       .keep_trees = o->keep_trees};
+			       .keep_trees = o->keep_trees, .digests = o->digests};
 	pthread_mutex_init(&job.lock, NULL);
 	/* the documents read last time (the cache is for builds: check walks trees) */
 	struct doc_cache cache;
@@ -637,19 +649,23 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 	char *outdir = o->output ? xstrdup(o->output) : path_join(src, "public");
 	/* the same inputs as the site in place: nothing to do */
 	char fp[33];
-	build_state_fingerprint(o, jobs_of(o), fp);
+	struct file_digests digests = {0};
+	build_state_fingerprint(o, jobs_of(o), fp, &digests);
 	struct diags scratch = DIAGS_INIT;
 	bool ours = check_output_dir(src, outdir, &scratch) == 0;
 	diags_free(&scratch);
 	if (!o->force && ours && build_state_match(outdir, fp, d, st) == 0) {
 		output_tidy(outdir);
+		file_digests_free(&digests);
 		free(outdir);
 		st->up_to_date = true;
 		st->ms = now_ms() - t0;
 		return 0;
 	}
 	struct site s;
-	int rc = site_load(&s, o, d);
+	struct build_opts with_digests = *o; /* the content was hashed just now */
+	with_digests.digests = &digests;
+	int rc = site_load(&s, &with_digests, d);
 	if (rc == 0)
 		rc = check_output_dir(s.source_dir, outdir, d);
 	struct output out;
@@ -757,6 +773,7 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 		build_state_save(outdir, fp, d, st);
 	free(outdir);
 	model_free(&s);
+	file_digests_free(&digests);
 	st->ms = now_ms() - t0;
 	return rc;
 }

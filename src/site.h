@@ -11,6 +11,8 @@
 #include "diag.h"
 #include "model.h"
 
+struct file_digests;
+
 struct build_opts {
 	const char *source;    /* site root; "." by default */
 	const char *output;    /* output folder; NULL: <source>/public */
@@ -19,6 +21,7 @@ struct build_opts {
 	int jobs;              /* threads; 0: one per processor */
 	bool force;            /* build even when the inputs are those of the site
 				* already in the output folder (see build_state.h) */
+	const struct file_digests *digests; /* content/'s files, hashed already (or NULL) */
 	bool keep_trees;       /* keep each document's tree after loading (ssg check
 				* walks them); otherwise it is rendered to doc.body
 				* and freed while reading */
