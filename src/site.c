@@ -1,10 +1,7 @@
 /* site: the build pipeline, stage by stage (see site.h). */
 #include "site.h"
-#include "ast.h"
 #include "buf.h"
 #include "build_state.h"
-#include "doc_cache.h"
-#include "extract.h"
 #include "fingerprint.h"
 #include "gitdates.h"
 #include "html.h"
@@ -13,8 +10,8 @@
 #include "output.h"
 #include "path.h"
 #include "pool.h"
-#include "reader.h"
 #include "render.h"
+#include "site_read.h"
 #include "source.h"
 #include "view.h"
 #include "xalloc.h"
@@ -34,219 +31,6 @@ static double now_ms(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec * 1000.0 + (double)ts.tv_nsec / 1e6;
-}
-
-/* ---- reading documents (parallel) --------------------------------------------- */
-
-struct read_job {
-	struct site *s;
-	const char *content_dir;
-	const char **relpaths;
-	bool keep_trees;
-	const struct doc_cache *cache; /* NULL: parse every document */
-	struct buf *entries;           /* per document: its new cache entry (appended later) */
-	struct doc_cache_stream *stream; /* or: a whole new cache, written as we go */
-	const struct file_digests *digests; /* what the fingerprint hashed */
-	size_t hits;                   /* documents the cache gave (under lock) */
-	pthread_mutex_t lock;
-};
-
-static const struct cfg_document *doc_override(const struct config *cfg, const char *rel)
-{
-	for (size_t i = 0; i < cfg->ndocuments; i++)
-		if (!strcmp(cfg->documents[i].path, rel))
-			return &cfg->documents[i];
-	return NULL;
-}
-
-static char *first_paragraph(cmark_node *tree)
-{
-	for (cmark_node *n = cmark_node_first_child(tree); n; n = cmark_node_next(n)) {
-		if (cmark_node_get_type(n) != CMARK_NODE_PARAGRAPH)
-			continue;
-		char *t = doc_node_text(n);
-		if (strlen(t) < 20) {
-			free(t);
-			continue;
-		}
-		if (strlen(t) > 240) {
-			/* cut at a word, on a UTF-8 boundary */
-			size_t k = 240;
-			while (k > 0 && t[k] != ' ')
-				k--;
-			strcpy(t + k, "…");
-		}
-		return t;
-	}
-	return NULL;
-}
-
-static char *title_from_name(const char *rel)
-{
-	const char *b = path_basename(rel);
-	char *t = xstrdup(b);
-	char *dot = strrchr(t, '.');
-	if (dot && dot != t)
-		*dot = '\0';
-	for (char *p = t; *p; p++)
-		if (*p == '-' || *p == '_')
-			*p = ' ';
-	return t;
-}
-
-/* The digest the build's fingerprint took of a document's file. */
-static bool known_digest(const struct read_job *j, const char *relpath, unsigned long long out[2])
-{
-	if (!j->digests)
-		return false;
-	char key[PATH_MAX + 16];
-	snprintf(key, sizeof key, "content/%s", relpath);
-	return file_digests_get(j->digests, key, out);
-}
-
-static void read_doc(struct read_job *j, size_t i, struct buf *entry)
-{
-	struct site *s = j->s;
-	struct doc *d = &s->docs[i];
-	d->index = i;
-	d->relpath = xstrdup(j->relpaths[i]);
-	d->shown = xasprintf("content/%s", d->relpath);
-	char *file = path_join(j->content_dir, d->relpath);
-	/* a document whose bytes the cache knows is not parsed again (without
-	 * a cache, the digest comes with the reading) */
-	unsigned long long digest[2];
-	if (j->cache && (known_digest(j, d->relpath, digest) ||
-			 fingerprint_file_digest(file, digest) == 0) &&
-	    doc_cache_get(j->cache, d->relpath, digest, d)) {
-		free(file);
-		d->ok = true;
-		pthread_mutex_lock(&j->lock);
-		j->hits++;
-		pthread_mutex_unlock(&j->lock);
-		return;
-	}
-	struct source src;
-	/* the tree lives in an arena of its own, unless check keeps it */
-	struct ast_arena *arena = j->keep_trees ? NULL : ast_arena_begin();
-	int rc = source_load(file, d->shown, s->cfg.max_file_size, &src, &d->diags);
-	free(file);
-	if (rc) {
-		source_free(&src);
-		ast_arena_end(arena);
-		return;
-	}
-	d->format = src.format;
-	d->hash = src.digest[0];
-	digest[0] = src.digest[0];
-	digest[1] = src.digest[1];
-	/* site.yml's documents: entry wins over front matter */
-	const struct cfg_document *ov = doc_override(&s->cfg, d->relpath);
-	if (ov) {
-		meta_merge(&d->meta, &ov->meta);
-		meta_merge(&d->meta, &src.meta);
-	} else {
-		d->meta = src.meta;
-		memset(&src.meta, 0, sizeof src.meta);
-	}
-	d->tree = reader_parse(&src, &s->cfg, &d->diags);
-	source_free(&src);
-	extract_doc(d);
-	if (d->meta.title && *d->meta.title)
-		d->title = xstrdup(d->meta.title);
-	else if (d->nheadings)
-		d->title = xstrdup(d->headings[0].text);
-	if (!d->title || !*d->title) {
-		free(d->title);
-		d->title = title_from_name(d->relpath);
-		if (d->meta.title)
-			diag_addc(&d->diags, SEV_WARNING, "empty-title", d->shown, 1, 1,
-				  "empty title: using \"%s\"", d->title);
-	}
-	d->description = d->meta.description ? xstrdup(d->meta.description)
-					     : first_paragraph(d->tree);
-	if (!j->keep_trees) {
-		/* memory holds the HTML, not every tree */
-		d->body = html_render_body(d);
-		cmark_node_free(d->tree);
-		d->tree = NULL;
-	}
-	ast_arena_end(arena);
-	d->ok = true;
-	if (entry)
-		doc_cache_put(entry, d, digest);
-}
-
-static void read_one(void *ctx, size_t i)
-{
-	struct read_job *j = ctx;
-	struct buf entry = BUF_INIT;
-	read_doc(j, i, j->entries || j->stream ? &entry : NULL);
-	if (j->stream)
-		doc_cache_stream_put(j->stream, i, &entry); /* every document, once */
-	else if (j->entries)
-		j->entries[i] = entry;
-	else
-		buf_free(&entry);
-}
-
-/* The last-commit dates of content/: one git run, on a thread of its own. */
-struct dates_job {
-	const char *source_dir;
-	struct gitdates dates;
-};
-
-static void *load_dates(void *arg)
-{
-	struct dates_job *dj = arg;
-	gitdates_load(&dj->dates, dj->source_dir);
-	return NULL;
-}
-
-/* The document cache is brought up to date on a thread of its own while the
- * build goes on; model_free waits for it. */
-struct cache_update {
-	struct doc_cache cache;
-	char *source_dir;
-	char env[33];
-	char **relpaths;
-	struct buf *entries;
-	size_t n;
-};
-
-static void *run_cache_update(void *arg)
-{
-	struct cache_update *u = arg;
-	doc_cache_update(&u->cache, u->source_dir, u->env, (const char **)u->relpaths, u->entries,
-			 u->n);
-	doc_cache_free(&u->cache);
-	for (size_t i = 0; i < u->n; i++) {
-		buf_free(&u->entries[i]);
-		free(u->relpaths[i]);
-	}
-	free(u->entries);
-	free(u->relpaths);
-	free(u->source_dir);
-	free(u);
-	return NULL;
-}
-
-/* Takes cache and entries. */
-static void start_cache_update(struct site *s, struct doc_cache *cache, const char env[33],
-			       const char **rels, struct buf *entries, size_t n)
-{
-	struct cache_update *u = xcalloc(1, sizeof *u);
-	u->cache = *cache;
-	u->source_dir = xstrdup(s->source_dir);
-	memcpy(u->env, env, 33);
-	u->relpaths = xcalloc(n + 1, sizeof *u->relpaths);
-	for (size_t i = 0; i < n; i++)
-		u->relpaths[i] = xstrdup(rels[i]);
-	u->entries = entries;
-	u->n = n;
-	if (pthread_create(&s->cache_writer, NULL, run_cache_update, u) == 0)
-		s->cache_writing = true;
-	else
-		run_cache_update(u);
 }
 
 /* The last known health of each resource's link, when `ssg check --links`
@@ -307,40 +91,8 @@ int site_load(struct site *s, const struct build_opts *o, struct diags *d)
 	s->docs = xcalloc(ndocs + 1, sizeof *s->docs);
 	s->ndocs = ndocs;
 	double t0 = now_ms();
-	struct read_job job = {.s = s, .content_dir = content, .relpaths = rels,
-			       .keep_trees = o->keep_trees, .digests = o->digests};
-	pthread_mutex_init(&job.lock, NULL);
-	/* the documents read last time (the cache is for builds: check walks trees) */
-	struct doc_cache cache;
-	char env[33];
-	memset(&cache, 0, sizeof cache);
-	if (!o->keep_trees) {
-		doc_cache_env(s->source_dir, env);
-		if (!o->force) /* --force: nothing from before, written whole */
-			doc_cache_load(&cache, s->source_dir, env);
-		if (cache.valid) { /* few new entries, as a rule: appended after */
-			job.cache = &cache;
-			job.entries = xcalloc(ndocs + 1, sizeof *job.entries);
-		} else
-			job.stream = doc_cache_stream_begin(s->source_dir, env, ndocs);
-	}
-	/* git's one log runs while the documents are read */
-	struct dates_job dj = {s->source_dir, {0}};
-	pthread_t dates_thread;
-	bool dates_async = pthread_create(&dates_thread, NULL, load_dates, &dj) == 0;
-	pool_run(jobs_of(o), ndocs, read_one, &job);
-	if (dates_async)
-		pthread_join(dates_thread, NULL);
-	else
-		load_dates(&dj);
-	if (job.entries)
-		start_cache_update(s, &cache, env, rels, job.entries, ndocs);
-	else
-		doc_cache_free(&cache);
-	if (job.stream)
-		doc_cache_stream_end(job.stream);
-	s->cached_docs = job.hits;
-	pthread_mutex_destroy(&job.lock);
+	struct gitdates dates = {0};
+	site_read_documents(s, o, content, rels, ndocs, &dates);
 	/* drop what could not be read, and drafts */
 	size_t keep = 0;
 	for (size_t i = 0; i < s->ndocs; i++) {
@@ -372,8 +124,8 @@ int site_load(struct site *s, const struct build_opts *o, struct diags *d)
 	source_list_free(&files);
 	free(content);
 	/* last-updated dates: front matter wins, else the last commit (one git run) */
-	gitdates_apply(&dj.dates, s->docs, s->ndocs);
-	gitdates_free(&dj.dates);
+	gitdates_apply(&dates, s->docs, s->ndocs);
+	gitdates_free(&dates);
 	s->read_ms = now_ms() - t0;
 	t0 = now_ms();
 	model_build(s);
