@@ -351,6 +351,53 @@ static void prerender_nav(struct site *s, struct mustache_set *tpl)
 	}
 }
 
+/* Every page of the site, in a fixed order (the data files first: the
+ * longest tasks start early). Returns how many; *tasks is allocated. */
+static size_t plan_pages(const struct site *s, struct page_task **tasks)
+{
+	size_t ndocpages = view_documents_pages(s);
+	size_t ntasks = NDATA + s->ndocs + s->nres + s->nchunks + ndocpages + 5, k = 0;
+	for (size_t i = 0; i < s->ntopics; i++)
+		ntasks += s->topics[i].npages;
+	struct page_task *t = xcalloc(ntasks, sizeof *t);
+	for (size_t i = 0; i < NDATA; i++)
+		t[k++] = (struct page_task){.kind = PAGE_DATA, .index = i, .sub = 0};
+	for (size_t i = 0; i < s->ndocs; i++)
+		t[k++] = (struct page_task){.kind = PAGE_DOC, .index = i, .sub = 0};
+	for (size_t i = 0; i < s->ntopics; i++)
+		if (s->topics[i].nresources || !s->topics[i].unsorted)
+			for (size_t p = 1; p <= s->topics[i].npages; p++)
+				t[k++] = (struct page_task){.kind = PAGE_TOPIC, .index = i, .sub = p};
+	for (size_t i = 0; i < s->nres; i++)
+		if (s->res[i].has_page)
+			t[k++] = (struct page_task){.kind = PAGE_RESOURCE, .index = i, .sub = 0};
+	/* the A-Z index: its pages, and a landing page when there are several */
+	bool single = s->nchunks && !strcmp(s->chunks[0].dir, "resources/");
+	for (size_t i = 0; i < s->nchunks && !single; i++)
+		t[k++] = (struct page_task){.kind = PAGE_INDEX, .index = i, .sub = 0};
+	t[k++] = (struct page_task){.kind = PAGE_INDEX, .index = single ? 0 : s->nchunks, .sub = 0};
+	for (size_t p = 1; p <= ndocpages; p++)
+		t[k++] = (struct page_task){.kind = PAGE_DOCLIST, .index = p, .sub = 0};
+	for (size_t i = 0; i < 4; i++)
+		if (i != 1)
+			t[k++] = (struct page_task){.kind = PAGE_SINGLE, .index = i, .sub = 0};
+	*tasks = t;
+	return k;
+}
+
+/* The shared navigation's digests, so that pages' digests need not walk it. */
+static void digest_shared_views(const struct site *s, struct render_job *j)
+{
+	for (size_t i = 0; i < 8; i++) {
+		const struct val *shared[2] = {s->nav_cache[i], s->nav_html[i]};
+		for (size_t m = 0; m < 2; m++)
+			if (shared[m]) {
+				j->memo[j->nmemo].v = shared[m];
+				val_digest(shared[m], NULL, 0, j->memo[j->nmemo++].digest);
+			}
+	}
+}
+
 /* Refuse an output folder that holds the sources, or one that is not ours. */
 static int check_output_dir(const char *src, const char *outdir, struct diags *d)
 {
@@ -427,32 +474,7 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 		struct render_job j = {.s = &s, .out = &out, .d = d};
 		pthread_mutex_init(&j.lock, NULL);
 		j.tpl = render_templates(&ts);
-		size_t ndocpages = view_documents_pages(&s);
-		size_t ntasks = NDATA + s.ndocs + s.nres + s.nchunks + ndocpages + 5, k = 0;
-		for (size_t i = 0; i < s.ntopics; i++)
-			ntasks += s.topics[i].npages;
-		j.tasks = xcalloc(ntasks, sizeof *j.tasks);
-		for (size_t i = 0; i < NDATA; i++)
-			j.tasks[k++] = (struct page_task){.kind = PAGE_DATA, .index = i, .sub = 0};
-		for (size_t i = 0; i < s.ndocs; i++)
-			j.tasks[k++] = (struct page_task){.kind = PAGE_DOC, .index = i, .sub = 0};
-		for (size_t i = 0; i < s.ntopics; i++)
-			if (s.topics[i].nresources || !s.topics[i].unsorted)
-				for (size_t p = 1; p <= s.topics[i].npages; p++)
-					j.tasks[k++] = (struct page_task){.kind = PAGE_TOPIC, .index = i, .sub = p};
-		for (size_t i = 0; i < s.nres; i++)
-			if (s.res[i].has_page)
-				j.tasks[k++] = (struct page_task){.kind = PAGE_RESOURCE, .index = i, .sub = 0};
-		/* the A-Z index: its pages, and a landing page when there are several */
-		bool single = s.nchunks && !strcmp(s.chunks[0].dir, "resources/");
-		for (size_t i = 0; i < s.nchunks && !single; i++)
-			j.tasks[k++] = (struct page_task){.kind = PAGE_INDEX, .index = i, .sub = 0};
-		j.tasks[k++] = (struct page_task){.kind = PAGE_INDEX, .index = single ? 0 : s.nchunks, .sub = 0};
-		for (size_t p = 1; p <= ndocpages; p++)
-			j.tasks[k++] = (struct page_task){.kind = PAGE_DOCLIST, .index = p, .sub = 0};
-		for (size_t i = 0; i < 4; i++)
-			if (i != 1)
-				j.tasks[k++] = (struct page_task){.kind = PAGE_SINGLE, .index = i, .sub = 0};
+		size_t k = plan_pages(&s, &j.tasks);
 		/* compile every template up front: rendering is then lock-free */
 		static const char *names[] = {"doc", "topic", "resource", "home", "resources",
 					      "documents", "quickref", "404"};
@@ -460,14 +482,7 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 			mustache_compile(j.tpl, names[i], d);
 		view_prepare(&s);
 		prerender_nav(&s, j.tpl);
-		for (size_t i = 0; i < 8; i++) {
-			const struct val *shared[2] = {s.nav_cache[i], s.nav_html[i]};
-			for (size_t m = 0; m < 2; m++)
-				if (shared[m]) {
-					j.memo[j.nmemo].v = shared[m];
-					val_digest(shared[m], NULL, 0, j.memo[j.nmemo++].digest);
-				}
-		}
+		digest_shared_views(&s, &j);
 		/* the pages of the site in place, when the same templates made them */
 		char env[33];
 		build_render_env(o, jobs_of(o), env);
