@@ -2,10 +2,14 @@
 #include "buf.h"
 #include "xalloc.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 void buf_grow(struct buf *b, size_t extra)
 {
@@ -135,6 +139,29 @@ int buf_read_file(struct buf *b, const char *path)
 	int err = ferror(f);
 	fclose(f);
 	return err ? -1 : 0;
+}
+
+int buf_read_regular(struct buf *b, const char *path, size_t max)
+{
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	struct stat st;
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || (unsigned long long)st.st_size > max) {
+		close(fd);
+		return -1;
+	}
+	char chunk[65536];
+	for (;;) {
+		ssize_t r = read(fd, chunk, sizeof chunk);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0) {
+			close(fd);
+			return r < 0 ? -1 : 0;
+		}
+		buf_put(b, chunk, (size_t)r);
+	}
 }
 
 void buf_reset(struct buf *b)

@@ -41,6 +41,9 @@ void buf_puts_html(struct buf *b, const char *s);
 void buf_put_json(struct buf *b, const char *p, size_t n);
 /* Append a whole file. 0, or -1 with errno set when it cannot be read. */
 int buf_read_file(struct buf *b, const char *path);
+/* The same for a regular file of at most max bytes, never through a symlink
+ * (a file whose name content could have planted). -1 otherwise. */
+int buf_read_regular(struct buf *b, const char *path, size_t max);
 void buf_reset(struct buf *b);
 void buf_free(struct buf *b);
 /* Hand the storage to the caller (never NULL: "" when empty) and reset b. */

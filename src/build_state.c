@@ -14,7 +14,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #define STATE_MAGIC "ssg-build 1"
@@ -73,30 +72,6 @@ static char *take_field(char **p)
 	return start;
 }
 
-/* A state file's bytes: a regular file of sane size, never through a symlink
- * (the output folder is ours, but what is in it may not be). */
-static int read_state(const char *file, struct buf *b)
-{
-	int fd = open(file, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-	struct stat st;
-	int rc = -1;
-	if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size < (1 << 28)) {
-		FILE *f = fdopen(fd, "rb");
-		if (f) {
-			char chunk[65536];
-			size_t r;
-			while ((r = fread(chunk, 1, sizeof chunk, f)) > 0)
-				buf_put(b, chunk, r);
-			rc = ferror(f) ? -1 : 0;
-			fclose(f);
-			return rc;
-		}
-	}
-	if (fd >= 0)
-		close(fd);
-	return rc;
-}
-
 static char *state_path(const char *outdir) { return path_join(outdir, BUILD_STATE_FILE); }
 
 
@@ -105,7 +80,7 @@ int build_state_match(const char *outdir, const char fp[33], struct diags *d,
 {
 	char *file = state_path(outdir);
 	struct buf b = BUF_INIT;
-	int rc = read_state(file, &b);
+	int rc = buf_read_regular(&b, file, 1u << 28);
 	free(file);
 	char want[64];
 	snprintf(want, sizeof want, STATE_MAGIC "\nfingerprint %s\n", fp);
@@ -260,7 +235,7 @@ void page_digests_load(struct page_digests *p, const char *outdir, const char en
 {
 	char *file = path_join(outdir, BUILD_PAGES_FILE);
 	struct buf b = BUF_INIT;
-	int rc = read_state(file, &b);
+	int rc = buf_read_regular(&b, file, 1u << 28);
 	free(file);
 	char want[64];
 	snprintf(want, sizeof want, PAGES_MAGIC " %s\n", env);

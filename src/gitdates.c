@@ -162,9 +162,7 @@ int gitdates_load(struct gitdates *g, const char *source_dir)
 static char *read_small(const char *path)
 {
 	struct buf b = BUF_INIT;
-	struct stat st;
-	if (lstat(path, &st) || !S_ISREG(st.st_mode) || st.st_size > (1 << 20) ||
-	    buf_read_file(&b, path)) {
+	if (buf_read_regular(&b, path, 1u << 20)) {
 		buf_free(&b);
 		return NULL;
 	}

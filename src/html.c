@@ -12,11 +12,24 @@
 #define MARK_OPEN '\x1e'
 #define MARK_CLOSE '\x1f'
 
+void html_resource_url_parts(const struct resource *r, const char *parts[3])
+{
+	if (r->has_page) {
+		parts[0] = "r/";
+		parts[1] = r->slug;
+		parts[2] = "/";
+	} else {
+		parts[0] = r->index_page ? r->index_page : "resources/";
+		parts[1] = "#";
+		parts[2] = r->slug;
+	}
+}
+
 char *html_resource_url(const struct resource *r)
 {
-	if (r->has_page)
-		return xconcat("r/", r->slug, "/", NULL);
-	return xconcat(r->index_page ? r->index_page : "resources/", "#", r->slug, NULL);
+	const char *p[3];
+	html_resource_url_parts(r, p);
+	return xconcat(p[0], p[1], p[2], NULL);
 }
 
 /* Move every child of `from` to the end of `to`. The tree must be owned. */

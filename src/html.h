@@ -20,5 +20,7 @@ char *html_finish_body(const struct site *s, size_t d, const char *body, const c
 /* URL, relative to the site root, where resource r is shown: its own page, or
  * its entry on the resource index. */
 char *html_resource_url(const struct resource *r);
+/* The same URL as three parts to join (views join them into their arena). */
+void html_resource_url_parts(const struct resource *r, const char *parts[3]);
 
 #endif

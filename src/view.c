@@ -179,11 +179,8 @@ static struct val *cite_link(const struct site *s, const char *root, const struc
 /* The resource's own page, or its entry on the A-Z index. */
 static struct val *resource_url(const struct resource *r, const char *root)
 {
-	if (r->has_page) {
-		const char *parts[4] = {root, "r/", r->slug, "/"};
-		return val_concatv(parts, 4);
-	}
-	const char *parts[4] = {root, r->index_page ? r->index_page : "resources/", "#", r->slug};
+	const char *parts[4] = {root};
+	html_resource_url_parts(r, parts + 1);
 	return val_concatv(parts, 4);
 }
 
