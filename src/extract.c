@@ -43,19 +43,20 @@ static void text_into(cmark_node *n, struct buf *b, bool skip_lists)
 /* Collapse whitespace runs to one space and trim. */
 static char *squeeze(const char *s)
 {
-	struct buf b = BUF_INIT;
+	char *out = xmalloc(strlen(s) + 1), *w = out;
 	bool sp = false;
 	for (; *s; s++) {
 		if (*s == ' ' || *s == '\t' || *s == '\n') {
-			sp = b.n > 0;
+			sp = w > out;
 			continue;
 		}
 		if (sp)
-			buf_putc(&b, ' ');
+			*w++ = ' ';
 		sp = false;
-		buf_putc(&b, *s);
+		*w++ = *s;
 	}
-	return buf_detach(&b);
+	*w = '\0';
+	return out;
 }
 
 char *doc_node_text(cmark_node *n)
@@ -451,13 +452,14 @@ void extract_doc(struct doc *doc)
 			const char *url = cmark_node_get_url(n);
 			if (!url || !*url)
 				continue;
-			if (url_is_absolute_http(url)) {
+			char *canonical = url_canonical(url); /* NULL: not absolute http(s) */
+			if (canonical) {
 				doc->cites = xgrow(doc->cites, &doc->capcites, doc->ncites + 1,
 						   sizeof *doc->cites);
 				struct citation *c = &doc->cites[doc->ncites++];
 				memset(c, 0, sizeof *c);
 				c->url = xstrdup(url);
-				c->canonical = url_canonical(url);
+				c->canonical = canonical;
 				c->text = doc_node_text(n);
 				c->line = line_of(n);
 				c->col = cmark_node_get_start_column(n);
