@@ -64,6 +64,7 @@ int cmd_build(int argc, char **argv)
 		return cmd_usage_error("build", "unexpected argument");
 	struct diags d = DIAGS_INIT;
 	struct build_stats st;
+	o.exiting = true;
 	int rc = site_build(&o, &d, &st);
 	print_diags(&d, verbose);
 	if (st.up_to_date && !quiet)

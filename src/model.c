@@ -174,10 +174,30 @@ void model_build(struct site *s)
 	xref_paginate(s);
 }
 
-void model_free(struct site *s)
+static void model_join(struct site *s)
 {
 	if (s->cache_writing)
 		pthread_join(s->cache_writer, NULL);
+	s->cache_writing = false;
+}
+
+void model_bury(struct site *s)
+{
+	static struct site *buried[4];
+	static size_t nburied;
+	model_join(s);
+	if (nburied == sizeof buried / sizeof *buried) {
+		model_free(s);
+		return;
+	}
+	buried[nburied] = xmalloc(sizeof *s);
+	*buried[nburied++] = *s;
+	memset(s, 0, sizeof *s);
+}
+
+void model_free(struct site *s)
+{
+	model_join(s);
 	for (size_t i = 0; i < s->ndocs; i++)
 		doc_free(&s->docs[i]);
 	free(s->docs);
@@ -211,6 +231,7 @@ void model_free(struct site *s)
 		free(t->quick);
 		free(t->listing);
 	}
+	free(s->title_order);
 	free(s->index_order);
 	for (size_t i = 0; i < s->nchunks; i++)
 		free(s->chunks[i].dir);

@@ -38,6 +38,7 @@ struct resource {
 			    * from ssg check --links' cache; NULL when unknown */
 	const char *link_result; /* "ok", "moved", "broken", ...; NULL when unknown */
 	bool pinned;
+	size_t title_rank; /* place in site.title_order */
 };
 
 struct topic {
@@ -89,6 +90,8 @@ struct site {
 	struct static_file *statics;
 	size_t nstatics;
 	size_t unsorted_count;
+	size_t *title_order;    /* resources by title (case-insensitive), then URL:
+				 * every list by title follows it */
 	size_t *index_order;    /* resources sorted for the A-Z index */
 	struct index_chunk *chunks;
 	size_t nchunks;
@@ -105,6 +108,11 @@ long model_resource(const struct site *s, const char *canonical);
 /* Document index for a path relative to content/; -1 when none. */
 long model_doc_by_path(const struct site *s, const char *relpath);
 void model_free(struct site *s);
+/* Wait for the site's background work (the document cache's update); then
+ * leave the model to the process's end, reachable from a static pointer as
+ * LLVM's BuryPointer does, so that leak checkers do not count it: a build
+ * that exits next skips freeing millions of blocks one by one. */
+void model_bury(struct site *s);
 
 /* taxonomy.c */
 /* site.yml aliases with both sides canonicalised once. */

@@ -539,7 +539,10 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 	if (rc == 0)
 		build_state_save(outdir, fp, d, st);
 	free(outdir);
-	model_free(&s);
+	if (o->exiting)
+		model_bury(&s);
+	else
+		model_free(&s);
 	file_digests_free(&digests);
 	st->ms = now_ms() - t0;
 	return rc;

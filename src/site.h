@@ -22,6 +22,8 @@ struct build_opts {
 	bool force;            /* build even when the inputs are those of the site
 				* already in the output folder (see build_state.h) */
 	const struct file_digests *digests; /* content/'s files, hashed already (or NULL) */
+	bool exiting;          /* the process ends after the build: the model is
+				* left to it (model_bury) rather than freed */
 	bool keep_trees;       /* keep each document's tree after loading (ssg check
 				* walks them); otherwise it is rendered to doc.body
 				* and freed while reading */
