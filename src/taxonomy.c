@@ -98,38 +98,54 @@ struct classify_ctx {
 	char ***kind_urls;       /* per kind: its url patterns, compiled */
 	char ***topic_urls;      /* per topic: the same */
 	char ***words;           /* per topic: its words, lower-cased, NULL-terminated */
+	char ***head_words;      /* per topic: its heading rules, lower-cased */
 	unsigned char **heads;   /* per document: nheadings x ntopics, 1 when a heading
 				  * rule of the topic matches the section or a section
 				  * around it (not the document's title) */
+	char **overrides;        /* per override: its URL, canonical (or NULL) */
 };
 
+static char **lower_all(char **v, size_t n)
+{
+	char **l = xcalloc(n + 1, sizeof *l);
+	for (size_t k = 0; k < n; k++)
+		l[k] = lower(v[k]);
+	return l;
+}
+
+static void heads_of_doc(void *ctx, size_t d)
+{
+	struct classify_ctx *x = ctx;
+	const struct site *s = x->s;
+	size_t nt = s->cfg.ntopics;
+	const struct doc *doc = &s->docs[d];
+	unsigned char *h = xcalloc(doc->nheadings * nt + 1, 1);
+	for (size_t i = 0; i < doc->nheadings; i++) {
+		if (doc->headings[i].level <= 1)
+			continue; /* the title names the whole document */
+		char *text = lower(doc->headings[i].text);
+		int parent = doc->headings[i].parent;
+		for (size_t t = 0; t < nt; t++) {
+			bool hit = parent >= 0 && h[(size_t)parent * nt + t];
+			for (char **w = x->head_words[t]; !hit && *w; w++)
+				hit = has_word(text, *w);
+			h[i * nt + t] = hit;
+		}
+		free(text);
+	}
+	x->heads[d] = h;
+}
+
+/* Documents are independent: in parallel. */
 static void prepare_heads(struct classify_ctx *x)
 {
 	struct site *s = x->s;
-	size_t nt = s->cfg.ntopics;
+	x->head_words = xcalloc(s->cfg.ntopics + 1, sizeof *x->head_words);
+	for (size_t t = 0; t < s->cfg.ntopics; t++)
+		x->head_words[t] = lower_all(s->cfg.topics[t].match.headings,
+					     s->cfg.topics[t].match.nheadings);
 	x->heads = xcalloc(s->ndocs + 1, sizeof *x->heads);
-	for (size_t d = 0; d < s->ndocs; d++) {
-		const struct doc *doc = &s->docs[d];
-		unsigned char *h = xcalloc(doc->nheadings * nt + 1, 1);
-		for (size_t i = 0; i < doc->nheadings; i++) {
-			if (doc->headings[i].level <= 1)
-				continue; /* the title names the whole document */
-			char *text = lower(doc->headings[i].text);
-			int parent = doc->headings[i].parent;
-			for (size_t t = 0; t < nt; t++) {
-				const struct cfg_match *m = &s->cfg.topics[t].match;
-				bool hit = parent >= 0 && h[(size_t)parent * nt + t];
-				for (size_t k = 0; !hit && k < m->nheadings; k++) {
-					char *w = lower(m->headings[k]);
-					hit = has_word(text, w);
-					free(w);
-				}
-				h[i * nt + t] = hit;
-			}
-			free(text);
-		}
-		x->heads[d] = h;
-	}
+	pool_run(s->jobs, s->ndocs, heads_of_doc, x);
 }
 
 static void prepare_words(struct classify_ctx *x)
@@ -138,10 +154,11 @@ static void prepare_words(struct classify_ctx *x)
 	x->words = xcalloc(cfg->ntopics + 1, sizeof *x->words);
 	for (size_t t = 0; t < cfg->ntopics; t++) {
 		const struct cfg_match *m = &cfg->topics[t].match;
-		x->words[t] = xcalloc(m->nwords + 1, sizeof **x->words);
-		for (size_t k = 0; k < m->nwords; k++)
-			x->words[t][k] = lower(m->words[k]);
+		x->words[t] = lower_all(m->words, m->nwords);
 	}
+	x->overrides = xcalloc(cfg->noverrides + 1, sizeof *x->overrides);
+	for (size_t i = 0; i < cfg->noverrides; i++)
+		x->overrides[i] = url_canonical(cfg->overrides[i].url);
 }
 
 static char **compile_urls(const struct cfg_match *m)
@@ -179,11 +196,14 @@ static void classify_ctx_free(struct classify_ctx *x)
 		free_strv(x->topic_urls[t]);
 	free(x->topic_urls);
 	for (size_t t = 0; t < x->s->cfg.ntopics; t++) {
-		for (char **w = x->words[t]; *w; w++)
-			free(*w);
-		free(x->words[t]);
+		free_strv(x->words[t]);
+		free_strv(x->head_words[t]);
 	}
 	free(x->words);
+	free(x->head_words);
+	for (size_t i = 0; i < x->s->cfg.noverrides; i++)
+		free(x->overrides[i]);
+	free(x->overrides);
 	for (size_t d = 0; d < x->s->ndocs; d++)
 		free(x->heads[d]);
 	free(x->heads);
@@ -272,15 +292,12 @@ static bool match_text_rules(const struct classify_ctx *x, size_t t, const struc
 	return false;
 }
 
-static const struct cfg_override *override_for(const struct config *cfg, const struct resource *r)
+static const struct cfg_override *override_for(const struct classify_ctx *x,
+					       const struct resource *r)
 {
-	for (size_t i = 0; i < cfg->noverrides; i++) {
-		char *c = url_canonical(cfg->overrides[i].url);
-		bool hit = c && !strcmp(c, r->canonical);
-		free(c);
-		if (hit)
-			return &cfg->overrides[i];
-	}
+	for (size_t i = 0; i < x->s->cfg.noverrides; i++)
+		if (x->overrides[i] && !strcmp(x->overrides[i], r->canonical))
+			return &x->s->cfg.overrides[i];
 	return NULL;
 }
 
@@ -289,7 +306,7 @@ static void classify_one(const struct classify_ctx *x, size_t ri)
 	struct site *s = x->s;
 	struct resource *r = &s->res[ri];
 	const struct config *cfg = &s->cfg;
-	const struct cfg_override *o = cfg->noverrides ? override_for(cfg, r) : NULL;
+	const struct cfg_override *o = override_for(x, r);
 	r->kind = -1;
 	if (o && o->kind)
 		r->kind = config_kind_index(cfg, o->kind);
@@ -364,29 +381,54 @@ static int cmp_doc_count(const void *a, const void *b, void *ctx)
 	return x < y ? -1 : x > y;
 }
 
-static void fill_topic(struct site *s, size_t ti, size_t *counts)
+/* Every list of resources by title follows one order, sorted once. */
+static void order_by_title(struct site *s)
 {
+	s->title_order = xcalloc(s->nres + 1, sizeof *s->title_order);
+	for (size_t i = 0; i < s->nres; i++)
+		s->title_order[i] = i;
+	qsort_r(s->title_order, s->nres, sizeof *s->title_order, cmp_res_title, s);
+	for (size_t i = 0; i < s->nres; i++)
+		s->res[s->title_order[i]].title_rank = i;
+}
+
+/* Each topic's resources, by title: one pass over the title order. */
+static void fill_topics(struct site *s)
+{
+	for (size_t i = 0; i < s->nres; i++)
+		for (size_t k = 0; k < s->res[i].ntopics; k++)
+			s->topics[s->res[i].topics[k]].nresources++;
+	for (size_t t = 0; t < s->ntopics; t++) {
+		s->topics[t].resources = xcalloc(s->topics[t].nresources + 1, sizeof(size_t));
+		s->topics[t].nresources = 0;
+	}
+	for (size_t o = 0; o < s->nres; o++) {
+		const struct resource *r = &s->res[s->title_order[o]];
+		for (size_t k = 0; k < r->ntopics; k++) {
+			struct topic *t = &s->topics[r->topics[k]];
+			t->resources[t->nresources++] = s->title_order[o];
+		}
+	}
+}
+
+/* The documents citing a topic's resources, most citing first (then in
+ * document order): topics are independent, so in parallel. */
+static void topic_docs(void *ctx, size_t ti)
+{
+	struct site *s = ctx;
 	struct topic *t = &s->topics[ti];
-	size_t n = 0;
-	for (size_t i = 0; i < s->nres; i++)
-		for (size_t k = 0; k < s->res[i].ntopics; k++)
-			n += (size_t)s->res[i].topics[k] == ti;
-	t->resources = xcalloc(n + 1, sizeof *t->resources);
-	memset(counts, 0, s->ndocs * sizeof *counts);
-	for (size_t i = 0; i < s->nres; i++)
-		for (size_t k = 0; k < s->res[i].ntopics; k++)
-			if ((size_t)s->res[i].topics[k] == ti) {
-				t->resources[t->nresources++] = i;
-				for (size_t j = 0; j < s->res[i].nrefs; j++)
-					counts[s->res[i].refs[j].doc]++;
-			}
-	qsort_r(t->resources, t->nresources, sizeof *t->resources, cmp_res_title, s);
-	/* documents citing it, most citing first (then in document order) */
+	size_t *counts = xcalloc(s->ndocs + 1, sizeof *counts);
+	for (size_t i = 0; i < t->nresources; i++) {
+		const struct resource *r = &s->res[t->resources[i]];
+		for (size_t j = 0; j < r->nrefs; j++)
+			counts[r->refs[j].doc]++;
+	}
 	t->docs = xcalloc(s->ndocs + 1, sizeof *t->docs);
 	for (size_t d = 0; d < s->ndocs; d++)
 		if (counts[d])
 			t->docs[t->ndocs++] = d;
 	qsort_r(t->docs, t->ndocs, sizeof *t->docs, cmp_doc_count, counts);
+	free(counts);
 }
 
 static void quick_reference(struct site *s, size_t ti, const struct aliases *al)
@@ -459,13 +501,12 @@ void taxonomy_classify(struct site *s)
 	classify_ctx_free(&x);
 	for (size_t i = 0; i < s->nres; i++)
 		s->unsorted_count += s->res[i].topics[0] == (int)cfg->ntopics;
-	size_t *counts = xcalloc(s->ndocs + 1, sizeof *counts);
+	order_by_title(s);
+	fill_topics(s);
+	pool_run(s->jobs, s->ntopics, topic_docs, s);
 	struct aliases al;
 	taxonomy_aliases_init(&al, cfg);
-	for (size_t i = 0; i < s->ntopics; i++) {
-		fill_topic(s, i, counts);
+	for (size_t i = 0; i < s->ntopics; i++)
 		quick_reference(s, i, &al);
-	}
 	taxonomy_aliases_free(&al);
-	free(counts);
 }

@@ -4,6 +4,7 @@
 #include "model.h"
 #include "buf.h"
 #include "path.h"
+#include "pool.h"
 #include "xalloc.h"
 
 #include <ctype.h>
@@ -236,8 +237,7 @@ static int cmp_index(const void *a, const void *b, void *ctx)
 	char lx = xref_letter(x->title), ly = xref_letter(y->title);
 	if (lx != ly)
 		return lx == '#' ? 1 : ly == '#' ? -1 : lx < ly ? -1 : 1;
-	int c = strcasecmp(x->title, y->title);
-	return c ? c : strcmp(x->canonical, y->canonical);
+	return x->title_rank < y->title_rank ? -1 : x->title_rank > y->title_rank;
 }
 
 static int cmp_listing(const void *a, const void *b, void *ctx)
@@ -248,8 +248,7 @@ static int cmp_listing(const void *a, const void *b, void *ctx)
 	int kx = x->kind < 0 ? 1 << 20 : x->kind, ky = y->kind < 0 ? 1 << 20 : y->kind;
 	if (kx != ky)
 		return kx < ky ? -1 : 1;
-	int c = strcasecmp(x->title, y->title);
-	return c ? c : strcmp(x->canonical, y->canonical);
+	return x->title_rank < y->title_rank ? -1 : x->title_rank > y->title_rank;
 }
 
 static void add_chunk(struct site *s, size_t *cap, char letter, size_t start, size_t n,
@@ -270,16 +269,22 @@ static void add_chunk(struct site *s, size_t *cap, char letter, size_t start, si
 		c->dir = xasprintf("resources/%c/%zu/", id, part);
 }
 
+/* A topic's listing, by kind then title: topics in parallel. */
+static void list_topic(void *ctx, size_t t)
+{
+	struct site *s = ctx;
+	size_t per = (size_t)s->cfg.per_page;
+	struct topic *tp = &s->topics[t];
+	tp->listing = xcalloc(tp->nresources + 1, sizeof *tp->listing);
+	memcpy(tp->listing, tp->resources, tp->nresources * sizeof *tp->listing);
+	qsort_r(tp->listing, tp->nresources, sizeof *tp->listing, cmp_listing, s);
+	tp->npages = tp->nresources ? (tp->nresources + per - 1) / per : 1;
+}
+
 void xref_paginate(struct site *s)
 {
 	size_t per = (size_t)s->cfg.per_page;
-	for (size_t t = 0; t < s->ntopics; t++) {
-		struct topic *tp = &s->topics[t];
-		tp->listing = xcalloc(tp->nresources + 1, sizeof *tp->listing);
-		memcpy(tp->listing, tp->resources, tp->nresources * sizeof *tp->listing);
-		qsort_r(tp->listing, tp->nresources, sizeof *tp->listing, cmp_listing, s);
-		tp->npages = tp->nresources ? (tp->nresources + per - 1) / per : 1;
-	}
+	pool_run(s->jobs, s->ntopics, list_topic, s);
 	s->index_order = xcalloc(s->nres + 1, sizeof *s->index_order);
 	for (size_t i = 0; i < s->nres; i++)
 		s->index_order[i] = i;
