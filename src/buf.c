@@ -72,21 +72,23 @@ void buf_printf(struct buf *b, const char *fmt, ...)
 	b->n += (size_t)n;
 }
 
+/* The characters HTML text and attributes escape: a table, as the byte loop
+ * below is the renderer's innermost one. */
+static const unsigned char html_special[256] = {['&'] = 1, ['<'] = 2, ['>'] = 3, ['"'] = 4,
+						['\''] = 5};
+static const char *const html_rep[] = {NULL, "&amp;", "&lt;", "&gt;", "&quot;", "&#39;"};
+static const unsigned char html_replen[] = {0, 5, 4, 4, 6, 5};
+
 void buf_put_html(struct buf *b, const char *p, size_t n)
 {
+	buf_grow(b, n);
 	size_t start = 0;
 	for (size_t i = 0; i < n; i++) {
-		const char *rep = NULL;
-		switch (p[i]) {
-		case '&': rep = "&amp;"; break;
-		case '<': rep = "&lt;"; break;
-		case '>': rep = "&gt;"; break;
-		case '"': rep = "&quot;"; break;
-		case '\'': rep = "&#39;"; break;
-		default: continue;
-		}
+		unsigned char k = html_special[(unsigned char)p[i]];
+		if (!k)
+			continue;
 		buf_put(b, p + start, i - start);
-		buf_puts(b, rep);
+		buf_put(b, html_rep[k], html_replen[k]);
 		start = i + 1;
 	}
 	buf_put(b, p + start, n - start);

@@ -442,7 +442,11 @@ char *url_canonical(const char *url)
 		return NULL;
 	char *s = url_trim(url);
 	char *c = canonical_of(s);
+	/* canonical already: a second pass would give the same again */
+	bool fixed = c && !strcmp(c, s);
 	free(s);
+	if (fixed)
+		return c;
 	/* The rewrites (arXiv .pdf and versions, youtu.be, trailing dots) can
 	 * leave something a second pass would still change ("/pdf///..pdf"
 	 * ends in a dot segment): go on to the fixed point, so canonicalising a

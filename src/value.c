@@ -87,6 +87,16 @@ struct val *val_strn(const char *s, size_t n)
 
 struct val *val_str(const char *s) { return val_strn(s ? s : "", s ? strlen(s) : 0); }
 
+struct val *val_str_lasting(const char *s)
+{
+	if (!current)
+		return val_str(s);
+	struct val *v = val_new(VAL_STR);
+	v->s = (char *)(s ? s : "");
+	v->slen = strlen(v->s);
+	return v;
+}
+
 struct val *val_str_own(char *s)
 {
 	struct val *v = val_new(VAL_STR);
@@ -185,6 +195,10 @@ struct val *val_setk(struct val *map, const char *key, struct val *v)
 }
 
 void val_setk_str(struct val *map, const char *key, const char *s) { val_setk(map, key, val_str(s)); }
+void val_setk_lasting(struct val *map, const char *key, const char *s)
+{
+	val_setk(map, key, val_str_lasting(s));
+}
 void val_setk_bool(struct val *map, const char *key, bool b) { val_setk(map, key, val_bool(b)); }
 void val_setk_int(struct val *map, const char *key, long long i) { val_setk(map, key, val_int(i)); }
 

@@ -56,6 +56,9 @@ struct val *val_bool(bool b);
 struct val *val_str(const char *s);             /* copies */
 struct val *val_strn(const char *s, size_t n);  /* copies */
 struct val *val_str_own(char *s);               /* takes ownership of a heap string */
+/* A string that outlives the value (the model's, during rendering): an arena
+ * value refers to it, any other copies it. */
+struct val *val_str_lasting(const char *s);
 struct val *val_concat(const char *a, const char *b); /* a string of a then b */
 /* A string of up to 8 parts, one after another (NULL parts are empty). */
 struct val *val_concatv(const char *const *parts, size_t n);
@@ -80,6 +83,7 @@ void val_set_int(struct val *map, const char *key, long long i);
  * Page views use these; they are built by the thousand. */
 struct val *val_setk(struct val *map, const char *key, struct val *v);
 void val_setk_str(struct val *map, const char *key, const char *s);
+void val_setk_lasting(struct val *map, const char *key, const char *s); /* val_str_lasting */
 void val_setk_bool(struct val *map, const char *key, bool b);
 void val_setk_int(struct val *map, const char *key, long long i);
 

@@ -171,7 +171,7 @@ static struct val *cite_link(const struct site *s, const char *root, const struc
 	int h = d->cites[ref->cite].heading;
 	const char *parts[4] = {root, d->url, h >= 0 ? "#" : "", h >= 0 ? d->headings[h].id : ""};
 	struct val *m = val_map();
-	val_setk_str(m, "title", d->title);
+	val_setk_lasting(m, "title", d->title);
 	val_setk(m, "url", val_concatv(parts, 4));
 	return m;
 }
@@ -189,22 +189,22 @@ static struct val *resource_item(const struct site *s, size_t ri, const char *ro
 {
 	const struct resource *r = &s->res[ri];
 	struct val *m = val_map();
-	val_setk_str(m, "title", r->title);
+	val_setk_lasting(m, "title", r->title);
 	val_setk(m, "url", resource_url(r, root));
-	val_setk_str(m, "id", r->slug);
+	val_setk_lasting(m, "id", r->slug);
 	/* the element id: only the A-Z index carries one (a resource may be listed
 	 * twice on other pages, and ids must be unique) */
-	val_setk_str(m, "anchor", "");
-	val_setk_str(m, "href", r->canonical);
-	val_setk_str(m, "host", r->host);
-	val_setk_str(m, "description", r->desc ? r->desc : "");
+	val_setk_lasting(m, "anchor", "");
+	val_setk_lasting(m, "href", r->canonical);
+	val_setk_lasting(m, "host", r->host);
+	val_setk_lasting(m, "description", r->desc ? r->desc : "");
 	val_setk_bool(m, "has_page", r->has_page);
 	val_setk_int(m, "documents", (long long)r->ndocs);
 	val_setk_bool(m, "cited_by_many", r->ndocs > 1);
 	val_setk_bool(m, "pinned", r->pinned);
 	/* always set: a missing key would be looked up in the enclosing contexts */
-	val_setk_str(m, "kind", r->kind >= 0 ? s->cfg.kinds[r->kind].title : "");
-	val_setk_str(m, "kind_id", r->kind >= 0 ? s->cfg.kinds[r->kind].id : "");
+	val_setk_lasting(m, "kind", r->kind >= 0 ? s->cfg.kinds[r->kind].title : "");
+	val_setk_lasting(m, "kind_id", r->kind >= 0 ? s->cfg.kinds[r->kind].id : "");
 	struct val *cl = val_setk(m, "cited_in", val_list());
 	if (with_cites) {
 		/* a few citing documents; the resource's own page lists them all */
@@ -216,7 +216,7 @@ static struct val *resource_item(const struct site *s, size_t ri, const char *ro
 			last = ref->doc;
 			const struct doc *d = &s->docs[ref->doc];
 			struct val *c = val_push(cl, cite_link(s, root, ref));
-			val_setk_str(c, "section", section_title(d, d->cites[ref->cite].heading));
+			val_setk_lasting(c, "section", section_title(d, d->cites[ref->cite].heading));
 		}
 		val_setk_int(m, "more_cited_in", (long long)(r->ndocs - cl->n));
 		val_setk_bool(m, "has_more_cited_in", r->ndocs > cl->n);
@@ -458,7 +458,7 @@ static void push_distinct(struct val *list, const char *s)
 	for (size_t i = 0; i < list->n; i++)
 		if (!strcmp(list->items[i]->s, s))
 			return;
-	val_push(list, val_str(s));
+	val_push(list, val_str_lasting(s));
 }
 
 struct val *view_resource(const struct site *s, size_t ri)
@@ -488,9 +488,9 @@ struct val *view_resource(const struct site *s, size_t ri)
 		if (cites->n >= limit)
 			continue;
 		struct val *cv = val_push(cites, cite_link(s, root, &r->refs[i]));
-		val_setk_str(cv, "section", section_title(d, c->heading));
-		val_setk_str(cv, "text", c->text);
-		val_setk_str(cv, "source", d->shown);
+		val_setk_lasting(cv, "section", section_title(d, c->heading));
+		val_setk_lasting(cv, "text", c->text);
+		val_setk_lasting(cv, "source", d->shown);
 		val_setk_int(cv, "line", c->line);
 	}
 	if (r->link_status) {
