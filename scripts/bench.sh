@@ -117,7 +117,7 @@ mixed() {  # 30% reStructuredText: ssg's own reader, Hugo runs rst2html per page
 	rm -rf "$T/o"
 }
 
-memory() {  # peak memory, output files and bytes at N=10,000
+memory() {  # peak memory, output files, folders and bytes at N=10,000
 	: > "$R/memory.txt"
 	for tool in ssg hugo; do
 		rm -rf "$T/o"
@@ -126,7 +126,8 @@ memory() {  # peak memory, output files and bytes at N=10,000
 		/usr/bin/time -f "%M" -o "$R/rss-$tool" $cmd 2>/dev/null
 		echo "$tool peak_rss_kib=$(cat "$R/rss-$tool") files=$(find "$T/o" -type f | wc -l)" \
 			"bytes=$(find "$T/o" -type f -printf '%s\n' | awk '{s+=$1} END {print s+0}')" \
-			"html=$(find "$T/o" -name '*.html' | wc -l)" | tee -a "$R/memory.txt"
+			"html=$(find "$T/o" -name '*.html' | wc -l)" "folders=$(find "$T/o" -mindepth 1 -type d | wc -l)" |
+			tee -a "$R/memory.txt"
 	done
 	rm -rf "$T/o"
 }

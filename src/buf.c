@@ -99,11 +99,19 @@ void buf_puts_html(struct buf *b, const char *s)
 	buf_put_html(b, s, strlen(s));
 }
 
+/* The bytes a JSON string escapes: controls, the quote and the backslash, and
+ * < > & so that the JSON is safe inside <script> or HTML too. */
+static const unsigned char json_special[256] = {['"'] = 1, ['\\'] = 1, ['<'] = 1, ['>'] = 1,
+					       ['&'] = 1};
+
 void buf_put_json(struct buf *b, const char *p, size_t n)
 {
+	buf_grow(b, n);
 	size_t start = 0;
 	for (size_t i = 0; i < n; i++) {
 		unsigned char c = (unsigned char)p[i];
+		if (c >= 0x20 && !json_special[c])
+			continue;
 		char tmp[8];
 		const char *rep = NULL;
 		if (c == '"')

@@ -156,6 +156,12 @@ static void prepare_words(struct classify_ctx *x)
 		const struct cfg_match *m = &cfg->topics[t].match;
 		x->words[t] = lower_all(m->words, m->nwords);
 	}
+}
+
+/* site.yml's overrides, canonicalised once rather than for every resource. */
+static void prepare_overrides(struct classify_ctx *x)
+{
+	const struct config *cfg = &x->s->cfg;
 	x->overrides = xcalloc(cfg->noverrides + 1, sizeof *x->overrides);
 	for (size_t i = 0; i < cfg->noverrides; i++)
 		x->overrides[i] = url_canonical(cfg->overrides[i].url);
@@ -497,6 +503,7 @@ void taxonomy_classify(struct site *s)
 	prepare_words(&x);
 	prepare_heads(&x);
 	prepare_urls(&x);
+	prepare_overrides(&x);
 	pool_run(s->jobs, s->nres, classify_task, &x);
 	classify_ctx_free(&x);
 	for (size_t i = 0; i < s->nres; i++)
