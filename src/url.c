@@ -238,15 +238,25 @@ static char *host_norm(struct str h)
 
 static bool allowed_raw(unsigned char c, bool query)
 {
-	if (is_unreserved(c) || strchr("!$&'()*+,;=:@/", c))
-		return c != '\0';
-	return query && c == '?';
+	if (is_unreserved(c))
+		return true;
+	switch (c) {
+	case '!': case '$': case '&': case '\'': case '(': case ')': case '*': case '+':
+	case ',': case ';': case '=': case ':': case '@': case '/':
+		return true;
+	case '?':
+		return query;
+	default:
+		return false;
+	}
 }
 
 /* Append s[0..n) with percent-encoding normalised (see url.h). */
 static void pct_norm(struct buf *out, const char *s, size_t n, bool query)
 {
 	static const char hex[] = "0123456789ABCDEF";
+	buf_grow(out, 3 * n); /* the most it can take: every byte escaped */
+	char *w = out->p + out->n;
 	for (size_t i = 0; i < n; i++) {
 		unsigned char c = (unsigned char)s[i];
 		if (c == '%' && i + 2 < n && hexval((unsigned char)s[i + 1]) >= 0 &&
@@ -255,17 +265,19 @@ static void pct_norm(struct buf *out, const char *s, size_t n, bool query)
 					    hexval((unsigned char)s[i + 2]));
 			i += 2;
 			if (is_unreserved(c)) {
-				buf_putc(out, (char)c);
+				*w++ = (char)c;
 				continue;
 			}
 		} else if (c != '%' && allowed_raw(c, query)) {
-			buf_putc(out, (char)c);
+			*w++ = (char)c;
 			continue;
 		}
-		buf_putc(out, '%');
-		buf_putc(out, hex[c >> 4]);
-		buf_putc(out, hex[c & 15]);
+		*w++ = '%';
+		*w++ = hex[c >> 4];
+		*w++ = hex[c & 15];
 	}
+	out->n = (size_t)(w - out->p);
+	out->p[out->n] = '\0';
 }
 
 /* RFC 3986 remove_dot_segments on an absolute path, then drop trailing
