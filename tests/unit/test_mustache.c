@@ -375,6 +375,68 @@ static void test_escaping(void **state)
 	mustache_set_free(set);
 }
 
+/* Every byte through the escaping tables, against the rules written out. */
+static void test_escape_every_byte(void **state)
+{
+	(void)state;
+	for (int c = 0; c < 256; c++) {
+		char in[3] = {'a', (char)c, 'z'};
+		struct buf html = BUF_INIT, json = BUF_INIT, want = BUF_INIT;
+		buf_put_html(&html, in, 3);
+		buf_put_json(&json, in, 3);
+		const char *h = c == '&' ? "&amp;" : c == '<' ? "&lt;" : c == '>' ? "&gt;"
+			      : c == '"' ? "&quot;" : c == '\'' ? "&#39;" : NULL;
+		buf_putc(&want, 'a');
+		if (h)
+			buf_puts(&want, h);
+		else
+			buf_putc(&want, (char)c);
+		buf_putc(&want, 'z');
+		assert_int_equal(html.n, want.n);
+		assert_memory_equal(html.p, want.p, want.n);
+		buf_reset(&want);
+		buf_putc(&want, 'a');
+		if (c == '"' || c == '\\')
+			buf_printf(&want, "\\%c", c);
+		else if (c == '\n' || c == '\t' || c == '\r')
+			buf_printf(&want, "\\%c", c == '\n' ? 'n' : c == '\t' ? 't' : 'r');
+		else if (c < 0x20 || c == '<' || c == '>' || c == '&')
+			buf_printf(&want, "\\u%04x", c);
+		else
+			buf_putc(&want, (char)c);
+		buf_putc(&want, 'z');
+		assert_int_equal(json.n, want.n);
+		assert_memory_equal(json.p, want.p, want.n);
+		buf_free(&html);
+		buf_free(&json);
+		buf_free(&want);
+	}
+}
+
+/* A string that outlives the view is referred to by an arena value, copied
+ * by a heap one (which val_free then frees, leaving the original alone). */
+static void test_lasting_strings(void **state)
+{
+	(void)state;
+	static const char model[] = "the model's title";
+	struct val *heap = val_str_lasting(model);
+	assert_ptr_not_equal(heap->s, model);
+	assert_string_equal(heap->s, model);
+	assert_int_equal(heap->slen, strlen(model));
+	val_free(heap);
+	struct val_arena arena = VAL_ARENA_INIT;
+	val_arena_use(&arena);
+	struct val *m = val_map();
+	val_setk_lasting(m, "title", model);
+	struct val *none = val_str_lasting(NULL);
+	val_arena_use(NULL);
+	assert_ptr_equal(val_get(m, "title")->s, model);
+	assert_int_equal(val_get(m, "title")->slen, strlen(model));
+	assert_string_equal(none->s, "");
+	val_arena_release(&arena);
+	assert_string_equal(model, "the model's title");
+}
+
 /* A layout with blocks, as ssg's themes use it. */
 static void test_layout(void **state)
 {
@@ -518,6 +580,8 @@ int main(void)
 		cmocka_unit_test(test_missing),
 		cmocka_unit_test(test_recursion),
 		cmocka_unit_test(test_escaping),
+		cmocka_unit_test(test_escape_every_byte),
+		cmocka_unit_test(test_lasting_strings),
 		cmocka_unit_test(test_layout),
 		cmocka_unit_test(test_threads),
 		cmocka_unit_test(test_arena),

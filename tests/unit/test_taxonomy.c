@@ -131,11 +131,55 @@ static void test_quick_reference_and_slugs(void **state)
 	free(s);
 }
 
+/* Title order (case-insensitive, then URL) is one sort; every list by title
+ * follows it: topics' resources, their listings (by kind first) and the A-Z
+ * index (by letter first). */
+static int by_title(const struct resource *x, const struct resource *y)
+{
+	int c = strcasecmp(x->title, y->title);
+	return c ? c : strcmp(x->canonical, y->canonical);
+}
+
+static void test_orders(void **state)
+{
+	(void)state;
+	struct site *s = build();
+	for (size_t i = 0; i < s->nres; i++) {
+		assert_int_equal(s->res[s->title_order[i]].title_rank, i);
+		if (i)
+			assert_true(by_title(&s->res[s->title_order[i - 1]],
+					     &s->res[s->title_order[i]]) < 0);
+	}
+	size_t listed = 0;
+	for (size_t t = 0; t < s->ntopics; t++) {
+		const struct topic *tp = &s->topics[t];
+		listed += tp->nresources;
+		for (size_t i = 1; i < tp->nresources; i++) {
+			assert_true(by_title(&s->res[tp->resources[i - 1]], &s->res[tp->resources[i]]) < 0);
+			const struct resource *a = &s->res[tp->listing[i - 1]], *b = &s->res[tp->listing[i]];
+			int ka = a->kind < 0 ? 1 << 20 : a->kind, kb = b->kind < 0 ? 1 << 20 : b->kind;
+			assert_true(ka < kb || (ka == kb && by_title(a, b) < 0));
+		}
+	}
+	size_t memberships = 0;
+	for (size_t i = 0; i < s->nres; i++)
+		memberships += s->res[i].ntopics;
+	assert_int_equal(listed, memberships);
+	for (size_t i = 1; i < s->nres; i++) {
+		const struct resource *a = &s->res[s->index_order[i - 1]], *b = &s->res[s->index_order[i]];
+		char la = xref_letter(a->title), lb = xref_letter(b->title);
+		assert_true(la == lb ? by_title(a, b) < 0 : (lb == '#' || (la != '#' && la < lb)));
+	}
+	model_free(s);
+	free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_merge_and_classify),
 		cmocka_unit_test(test_quick_reference_and_slugs),
+		cmocka_unit_test(test_orders),
 	};
 	return cmocka_run_group_tests_name("taxonomy", tests, NULL, NULL);
 }
