@@ -401,8 +401,8 @@ static void test_escape_every_byte(void **state)
 		buf_put_json(&json, in, 3);
 		expect_escaped(&html, c, c == '&' ? "&amp;" : c == '<' ? "&lt;" : c == '>' ? "&gt;"
 				       : c == '"' ? "&quot;" : c == '\'' ? "&#39;" : NULL);
-		char u[8];
-		snprintf(u, sizeof u, "\\u%04x", c);
+		char u[16];
+		snprintf(u, sizeof u, "\\u%04x", (unsigned)c);
 		expect_escaped(&json, c, c == '"' ? "\\\"" : c == '\\' ? "\\\\" : c == '\n' ? "\\n"
 				       : c == '\t' ? "\\t" : c == '\r' ? "\\r"
 				       : c < 0x20 || c == '<' || c == '>' || c == '&' ? u : NULL);
