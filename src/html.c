@@ -14,10 +14,10 @@
 
 void html_resource_url_parts(const struct resource *r, const char *parts[3])
 {
-	if (r->has_page) { /* a file, not a folder: see view_resource_page */
+	if (r->has_page) {
 		parts[0] = "r/";
 		parts[1] = r->slug;
-		parts[2] = ".html";
+		parts[2] = "/";
 	} else {
 		parts[0] = r->index_page ? r->index_page : "resources/";
 		parts[1] = "#";

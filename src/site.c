@@ -268,7 +268,8 @@ static void render_one(void *ctx, size_t i)
 		emit(j, t, "resources", view_resource_index(s, t->index), path);
 		break;
 	case PAGE_RESOURCE:
-		path = view_resource_page(s, t->index);
+		dir = view_resource_dir(s, t->index);
+		path = xasprintf("%sindex.html", dir);
 		emit(j, t, "resource", view_resource(s, t->index), path);
 		break;
 	default:

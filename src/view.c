@@ -12,10 +12,7 @@
 
 char *view_doc_dir(const struct site *s, size_t d) { return xstrdup(s->docs[d].url); }
 char *view_topic_dir(const struct site *s, size_t t) { return xconcat("topic/", s->topics[t].id, "/", NULL); }
-char *view_resource_page(const struct site *s, size_t r)
-{
-	return html_resource_url(&s->res[r]);
-}
+char *view_resource_dir(const struct site *s, size_t r) { return xconcat("r/", s->res[r].slug, "/", NULL); }
 
 /* ---- small builders -------------------------------------------------------- */
 
@@ -467,7 +464,7 @@ static void push_distinct(struct val *list, const char *s)
 struct val *view_resource(const struct site *s, size_t ri)
 {
 	const struct resource *r = &s->res[ri];
-	char *dir = view_resource_page(s, ri);
+	char *dir = view_resource_dir(s, ri);
 	int first_topic = r->ntopics ? r->topics[0] : -1;
 	/* the shared navigation (no topic highlighted): 30,000 resource pages must
 	 * not each build their own; the breadcrumbs still name the topic */

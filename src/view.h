@@ -18,11 +18,7 @@ void view_release(struct site *s);
 /* Where each page lives, relative to the output root (a folder, "" for home). */
 char *view_doc_dir(const struct site *s, size_t d);
 char *view_topic_dir(const struct site *s, size_t t);
-/* A resource's page is a file, r/<slug>.html, not a folder with an index.html:
- * at 10,000 documents there are 18,000 of them, and on a slow disk each
- * folder costs an inode and a block as dear as the page itself (Sphinx writes
- * every page so; Hugo's uglyURLs, MkDocs' use_directory_urls: false). */
-char *view_resource_page(const struct site *s, size_t r);
+char *view_resource_dir(const struct site *s, size_t r);
 
 /* body: the document's rendered HTML (ownership stays with the caller). */
 struct val *view_doc(const struct site *s, size_t d, const char *body);

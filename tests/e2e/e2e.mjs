@@ -128,7 +128,7 @@ const pages = {
   home: '/',
   document: '/cuda-basics/',
   topic: '/topic/attention/',
-  resource: `/r/${resourceHref}`,
+  resource: `/r/${resourceHref}/`,
   'quick-reference': '/quick-reference/',
 };
 
@@ -178,7 +178,7 @@ await check('follow topic -> resource -> citing section of a document', async ()
   await page.waitForURL(/\/topic\/[^/]+\/$/);
   const topicUrl = page.url();
   await page.locator('a.resource-more').first().click();
-  await page.waitForURL(/\/r\/[^/]+\.html$/);
+  await page.waitForURL(/\/r\/[^/]+\/$/);
   assert(await page.locator('h1').count() === 1, 'resource page has no h1');
   const cite = page.locator('ul.citations a').first();
   const href = await cite.getAttribute('href');

@@ -8,9 +8,9 @@ mkdir -p "$d/content" "$d/.ssg-cache"
 printf 'resource_pages: {min_citations: 1}\n' > "$d/site.yml"
 printf -- '- [A](https://a.example.org/x)\n- [B](https://b.example.org/)\n' > "$d/content/a.md"
 "$SSG" build -s "$d" -q
-! grep -q 'link-status' "$d/public/r/a-example-org-x.html"
+! grep -q 'link-status' "$d/public/r/a-example-org-x/index.html"
 printf 'https://a.example.org/x\t404\t-\t2026-11-01\t1763700000\tbroken\t-\n' > "$d/.ssg-cache/links.tsv"
 "$SSG" build -s "$d" -q
-grep -q 'class="link-status link-broken">broken since 2026-11-01 (HTTP 404)<' "$d/public/r/a-example-org-x.html"
-! grep -q 'link-status' "$d/public/r/b-example-org.html"
+grep -q 'class="link-status link-broken">broken since 2026-11-01 (HTTP 404)<' "$d/public/r/a-example-org-x/index.html"
+! grep -q 'link-status' "$d/public/r/b-example-org/index.html"
 echo "link_status: ok"

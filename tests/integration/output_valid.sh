@@ -188,11 +188,7 @@ if absolute:
     for page, p in pages.items():
         if page == '404.html':
             continue
-        # a folder's index.html is known by the folder; other pages by their name
-        if os.path.basename(page) != 'index.html':
-            want = base + page
-        else:
-            want = base + (os.path.dirname(page) + '/' if os.path.dirname(page) else '')
+        want = base + (os.path.dirname(page) + '/' if os.path.dirname(page) else '')
         if p.canonical != want or p.meta.get('og:url') != want:
             errors.append('%s: canonical/og:url %s, want %s' % (page, p.canonical, want))
         for m in ('og:title', 'og:type', 'og:description', 'og:site_name'):

@@ -71,7 +71,7 @@ static void test_pages_exist(void **state)
 		"external-references/index.html", "triton-gpu-references/index.html",
 		"cuda-mode-resource-stream/index.html", "cuda-pytorch-index/index.html",
 		"cuda-basics/index.html", "topic/attention/index.html", "topic/cuda/index.html",
-		"r/arxiv-org-abs-2205-14135.html", "resources.json", "sitemap.xml",
+		"r/arxiv-org-abs-2205-14135/index.html", "resources.json", "sitemap.xml",
 		"robots.txt", "feed.xml", "search-index.json", "assets/style.css", "assets/site.js",
 	};
 	for (size_t i = 0; i < sizeof pages / sizeof *pages; i++) {
@@ -150,14 +150,14 @@ static void test_seed_links_in_output(void **state)
 static void test_flash_attention_cited_by_each(void **state)
 {
 	(void)state;
-	char *page = read_out(out1, "r/arxiv-org-abs-2205-14135.html");
+	char *page = read_out(out1, "r/arxiv-org-abs-2205-14135/index.html");
 	assert_non_null(page);
 	/* cited by the two reference lists, the CUDA MODE stream and the CUDA basics */
 	static const char *docs[] = {"external-references/", "triton-gpu-references/",
 				     "cuda-mode-resource-stream/", "cuda-basics/"};
 	for (size_t i = 0; i < 4; i++) {
 		char want[128];
-		snprintf(want, sizeof want, "href=\"../%s#", docs[i]);
+		snprintf(want, sizeof want, "href=\"../../%s#", docs[i]);
 		if (!strstr(page, want))
 			fail_msg("the FlashAttention page does not cite %s", docs[i]);
 	}
