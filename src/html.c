@@ -15,7 +15,7 @@
 void html_resource_url_parts(const struct resource *r, const char *parts[3])
 {
 	if (r->has_page) {
-		parts[0] = "r/";
+		parts[0] = RESOURCE_FOLDER;
 		parts[1] = r->slug;
 		parts[2] = "/";
 	} else {

@@ -17,6 +17,8 @@
 char *html_render_body(struct doc *d);
 /* Step 2: the final body of s->docs[d] for a page whose root prefix is `root`. */
 char *html_finish_body(const struct site *s, size_t d, const char *body, const char *root);
+/* The folder of resource pages: RESOURCE_FOLDER<slug>/. */
+#define RESOURCE_FOLDER "r/"
 /* URL, relative to the site root, where resource r is shown: its own page, or
  * its entry on the resource index. */
 char *html_resource_url(const struct resource *r);

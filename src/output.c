@@ -11,9 +11,11 @@
 #include <signal.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <linux/fs.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <stdbool.h>
 #include <unistd.h>
@@ -71,6 +73,44 @@ void output_tidy(const char *dir)
 	free(final);
 }
 
+/* Mark a folder of page folders (the site, r/) as the top of unrelated
+ * hierarchies (chattr +T), a hint to ext4's Orlov allocator to spread its
+ * subfolders over the block groups. Without it they crowd into the group of
+ * the site just deleted, and every new inode is searched for past the
+ * recently freed ones: on this project's disk, 20,000 folders with a page
+ * each took 10.5-17.9 s to write right after removing as many, and 3.7-3.9 s
+ * with the hint. Other file systems refuse the request: nothing changes. */
+static void hint_unrelated_subfolders(const char *dir)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	int flags = 0;
+	if (ioctl(fd, FS_IOC_GETFLAGS, &flags) == 0 && !(flags & FS_TOPDIR_FL)) {
+		flags |= FS_TOPDIR_FL;
+		(void)ioctl(fd, FS_IOC_SETFLAGS, &flags);
+	}
+	close(fd);
+}
+
+int output_folder_of_pages(struct output *o, const char *relpath)
+{
+	char *rel = xstrdup(relpath);
+	size_t n = strlen(rel);
+	while (n && rel[n - 1] == '/')
+		rel[--n] = '\0';
+	int rc = -1;
+	if (path_is_safe_rel(rel)) {
+		char *full = path_join(o->staging, rel);
+		rc = path_mkdirs(full);
+		if (rc == 0)
+			hint_unrelated_subfolders(full);
+		free(full);
+	}
+	free(rel);
+	return rc;
+}
+
 int output_begin(struct output *o, const char *dir, struct diags *d)
 {
 	memset(o, 0, sizeof *o);
@@ -108,6 +148,7 @@ int output_begin(struct output *o, const char *dir, struct diags *d)
 		fail(o, o->staging, "cannot create the staging folder");
 		return -1;
 	}
+	hint_unrelated_subfolders(o->staging);
 	return 0;
 }
 

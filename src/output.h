@@ -52,6 +52,10 @@ int output_write(struct output *o, const char *relpath, const void *data, size_t
  * would not change): linked like an unchanged file. -1 when the previous
  * site has no such regular file. */
 int output_keep(struct output *o, const char *relpath);
+/* Create the folder relpath, which will hold many unrelated page folders (the
+ * output folder itself gets the same from output_begin): a hint to the file
+ * system to spread them out (see output.c). -1 when it cannot be created. */
+int output_folder_of_pages(struct output *o, const char *relpath);
 /* Copy a file from the source tree. */
 int output_copy(struct output *o, const char *relpath, const char *src);
 /* Swap the staging folder in as the output and remove the old site. */

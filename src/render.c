@@ -379,7 +379,7 @@ void render_sitemap(const struct site *s, struct buf *out)
 	sitemap_url(out, base, "quick-reference/", NULL);
 	for (size_t i = 0; i < s->nres; i++)
 		if (s->res[i].has_page) {
-			char *p = xconcat("r/", s->res[i].slug, "/", NULL);
+			char *p = html_resource_url(&s->res[i]);
 			sitemap_url(out, base, p, NULL);
 			free(p);
 		}

@@ -12,7 +12,7 @@
 
 char *view_doc_dir(const struct site *s, size_t d) { return xstrdup(s->docs[d].url); }
 char *view_topic_dir(const struct site *s, size_t t) { return xconcat("topic/", s->topics[t].id, "/", NULL); }
-char *view_resource_dir(const struct site *s, size_t r) { return xconcat("r/", s->res[r].slug, "/", NULL); }
+char *view_resource_dir(const struct site *s, size_t r) { return html_resource_url(&s->res[r]); }
 
 /* ---- small builders -------------------------------------------------------- */
 

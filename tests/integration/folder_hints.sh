@@ -1,0 +1,33 @@
+#!/bin/sh
+# folder_hints: the output folder and r/ (a page folder per resource) carry
+# the "top of unrelated hierarchies" flag (chattr +T), which has ext4 spread
+# their page folders over its block groups (see output.c), after a clean
+# build and after an incremental one that reuses the spare tree. Skipped (77)
+# where the folder's file system has no such flag (tmpfs, overlayfs, ...).
+set -u
+: "${SSG:?set SSG to the ssg binary}"
+command -v lsattr >/dev/null 2>&1 && command -v chattr >/dev/null 2>&1 ||
+	{ echo "no lsattr/chattr (e2fsprogs)"; exit 77; }
+d=$(mktemp -d "${TMPDIR:-/var/tmp}/ssg-hints.XXXXXX")
+trap 'rm -rf "$d"' EXIT INT TERM
+mkdir "$d/probe"
+chattr +T "$d/probe" 2>/dev/null && lsattr -d "$d/probe" 2>/dev/null | cut -d' ' -f1 | grep -q T ||
+	{ echo "the file system under $d has no T flag"; exit 77; }
+cp -r content site.yml "$d/"
+has_t() { lsattr -d "$1" 2>/dev/null | cut -d' ' -f1 | grep -q T; }
+check() {
+	for f in "$d/out" "$d/out/r"; do
+		has_t "$f" || { echo "after $1: no T flag on $f"; lsattr -d "$f"; exit 1; }
+	done
+	# page folders themselves are not marked: their files stay together
+	if has_t "$d/out/cuda-basics"; then echo "after $1: a page folder is marked"; exit 1; fi
+}
+"$SSG" build -q -s "$d" -o "$d/out" 2>/dev/null || { echo "build failed"; exit 1; }
+check "a clean build"
+printf '\n\nOne more paragraph.\n' >> "$d/content/cuda-pytorch-index.md"
+"$SSG" build -q -s "$d" -o "$d/out" 2>/dev/null || { echo "build failed"; exit 1; }
+[ -d "$d/.out.ssg-spare" ] || { echo "no spare tree after the second build"; exit 1; }
+printf '\n\nAnd another.\n' >> "$d/content/cuda-pytorch-index.md"
+"$SSG" build -q -s "$d" -o "$d/out" 2>/dev/null || { echo "build failed"; exit 1; }
+check "an incremental build on the spare"
+echo "folder_hints: ok"
