@@ -474,9 +474,13 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 		struct render_job j = {.s = &s, .out = &out, .d = d};
 		pthread_mutex_init(&j.lock, NULL);
 		j.tpl = render_templates(&ts);
-		/* 18,000 resource pages at 10,000 documents: spread them (output.c) */
-		output_folder_of_pages(&out, RESOURCE_FOLDER);
 		size_t k = plan_pages(&s, &j.tasks);
+		/* 18,000 resource pages at 10,000 documents: spread them (output.c) */
+		for (size_t i = 0; i < k; i++)
+			if (j.tasks[i].kind == PAGE_RESOURCE) {
+				output_folder_of_pages(&out, RESOURCE_FOLDER);
+				break;
+			}
 		/* compile every template up front: rendering is then lock-free */
 		static const char *names[] = {"doc", "topic", "resource", "home", "resources",
 					      "documents", "quickref", "404"};

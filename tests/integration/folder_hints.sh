@@ -2,14 +2,20 @@
 # folder_hints: the output folder and r/ (a page folder per resource) carry
 # the "top of unrelated hierarchies" flag (chattr +T), which has ext4 spread
 # their page folders over its block groups (see output.c), after a clean
-# build and after an incremental one that reuses the spare tree. Skipped (77)
-# where the folder's file system has no such flag (tmpfs, overlayfs, ...).
+# build and after an incremental one that reuses the spare tree; a site
+# without resource pages gets no r/. The flag checks are skipped (77) where
+# the folder's file system has no such flag (tmpfs, overlayfs, ...).
 set -u
 : "${SSG:?set SSG to the ssg binary}"
 command -v lsattr >/dev/null 2>&1 && command -v chattr >/dev/null 2>&1 ||
 	{ echo "no lsattr/chattr (e2fsprogs)"; exit 77; }
 d=$(mktemp -d "${TMPDIR:-/var/tmp}/ssg-hints.XXXXXX")
 trap 'rm -rf "$d"' EXIT INT TERM
+mkdir -p "$d/bare/content"
+printf '# Bare\n\nNo links here.\n' > "$d/bare/content/bare.md"
+printf 'title: Bare\n' > "$d/bare/site.yml"
+"$SSG" build -q -s "$d/bare" -o "$d/bare/out" 2>/dev/null || { echo "the bare site did not build"; exit 1; }
+[ ! -e "$d/bare/out/r" ] || { echo "a site without resource pages has an r/ folder"; exit 1; }
 mkdir "$d/probe"
 chattr +T "$d/probe" 2>/dev/null && lsattr -d "$d/probe" 2>/dev/null | cut -d' ' -f1 | grep -q T ||
 	{ echo "the file system under $d has no T flag"; exit 77; }
