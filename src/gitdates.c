@@ -135,6 +135,8 @@ static int run_capture(char *const argv[], struct buf *out)
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
+static char *find_git_dir(const char *dir);
+
 int gitdates_load(struct gitdates *g, const char *source_dir)
 {
 	gitdates_free(g);
@@ -144,6 +146,14 @@ int gitdates_load(struct gitdates *g, const char *source_dir)
 		free(content);
 		return -1;
 	}
+	/* no repository around content/ (and none named by GIT_DIR): no git to run */
+	bool named = getenv("GIT_DIR") != NULL;
+	char *gitdir = named ? NULL : find_git_dir(content);
+	if (!named && !gitdir) {
+		free(content);
+		return -1;
+	}
+	free(gitdir);
 	/* --relative: names relative to content/, wherever the repository's top is */
 	char *argv[] = {"git", "-C", content, "-c", "core.quotepath=off",
 			"-c", "log.showSignature=false", "--no-pager", "log", "--relative",

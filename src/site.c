@@ -3,7 +3,6 @@
 #include "buf.h"
 #include "build_state.h"
 #include "fingerprint.h"
-#include "gitdates.h"
 #include "html.h"
 #include "linkcheck.h"
 #include "mustache.h"
@@ -91,7 +90,7 @@ int site_load(struct site *s, const struct build_opts *o, struct diags *d)
 	s->docs = xcalloc(ndocs + 1, sizeof *s->docs);
 	s->ndocs = ndocs;
 	double t0 = now_ms();
-	struct gitdates dates = {0};
+	struct site_dates *dates = NULL;
 	site_read_documents(s, o, content, rels, ndocs, &dates);
 	/* drop what could not be read, and drafts */
 	size_t keep = 0;
@@ -123,13 +122,12 @@ int site_load(struct site *s, const struct build_opts *o, struct diags *d)
 	free(rels);
 	source_list_free(&files);
 	free(content);
-	/* last-updated dates: front matter wins, else the last commit (one git run) */
-	gitdates_apply(&dates, s->docs, s->ndocs);
-	gitdates_free(&dates);
 	s->read_ms = now_ms() - t0;
 	t0 = now_ms();
 	model_build(s);
 	link_health(s);
+	/* last-updated dates: front matter wins, else the last commit */
+	site_read_dates_apply(s, dates);
 	s->model_ms = now_ms() - t0;
 	/* topic ids named in front matter must exist */
 	for (size_t i = 0; i < s->ndocs; i++) {

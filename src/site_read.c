@@ -7,6 +7,7 @@
 #include "doc_cache.h"
 #include "extract.h"
 #include "fingerprint.h"
+#include "gitdates.h"
 #include "html.h"
 #include "path.h"
 #include "pool.h"
@@ -171,17 +172,39 @@ static void read_one(void *ctx, size_t i)
 		buf_free(&entry);
 }
 
-/* The last-commit dates of content/: one git run, on a thread of its own. */
-struct dates_job {
+struct site_dates {
 	const char *source_dir;
 	struct gitdates dates;
+	pthread_t thread;
+	bool async;      /* the thread runs; else they are fetched when applied */
 };
 
 static void *load_dates(void *arg)
 {
-	struct dates_job *dj = arg;
-	gitdates_load(&dj->dates, dj->source_dir);
+	struct site_dates *sd = arg;
+	gitdates_load(&sd->dates, sd->source_dir);
 	return NULL;
+}
+
+static struct site_dates *start_dates(const char *source_dir)
+{
+	struct site_dates *sd = xcalloc(1, sizeof *sd);
+	sd->source_dir = source_dir;
+	sd->async = pthread_create(&sd->thread, NULL, load_dates, sd) == 0;
+	return sd;
+}
+
+void site_read_dates_apply(struct site *s, struct site_dates *sd)
+{
+	if (!sd)
+		return;
+	if (sd->async)
+		pthread_join(sd->thread, NULL);
+	else
+		load_dates(sd);
+	gitdates_apply(&sd->dates, s->docs, s->ndocs);
+	gitdates_free(&sd->dates);
+	free(sd);
 }
 
 /* The document cache is brought up to date on a thread of its own while the
@@ -232,7 +255,7 @@ static void start_cache_update(struct site *s, struct doc_cache *cache, const ch
 }
 
 void site_read_documents(struct site *s, const struct build_opts *o, const char *content,
-			 const char **rels, size_t ndocs, struct gitdates *dates)
+			 const char **rels, size_t ndocs, struct site_dates **dates)
 {
 	struct read_job job = {.s = s, .content_dir = content, .relpaths = rels,
 			       .keep_trees = o->keep_trees, .digests = o->digests};
@@ -251,16 +274,9 @@ void site_read_documents(struct site *s, const struct build_opts *o, const char 
 		} else
 			job.stream = doc_cache_stream_begin(s->source_dir, env, ndocs);
 	}
-	/* git's one log runs while the documents are read */
-	struct dates_job dj = {s->source_dir, {0}};
-	pthread_t dates_thread;
-	bool dates_async = pthread_create(&dates_thread, NULL, load_dates, &dj) == 0;
+	/* git's one log runs while the documents are read and modelled */
+	*dates = start_dates(s->source_dir);
 	pool_run(s->jobs, ndocs, read_one, &job);
-	if (dates_async)
-		pthread_join(dates_thread, NULL);
-	else
-		load_dates(&dj);
-	*dates = dj.dates;
 	if (job.entries)
 		start_cache_update(s, &cache, env, rels, job.entries, ndocs);
 	else

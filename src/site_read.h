@@ -3,14 +3,21 @@
 #define SSG_SITE_READ_H
 #include <stddef.h>
 
-#include "gitdates.h"
 #include "site.h"
+
+/* The last-commit dates of content/: one git run, on a thread of its own. */
+struct site_dates;
 
 /* Fill s->docs[0..ndocs) from rels (paths under content): read, parsed,
  * extracted and rendered to their bodies on s->jobs threads, or taken from
- * the document cache (o->force: not), which is brought up to date. The
- * last-commit dates of content/ come back in dates. */
+ * the document cache (o->force: not), which is brought up to date. The git
+ * dates are still being fetched when it returns: *dates, for
+ * site_read_dates_apply. */
 void site_read_documents(struct site *s, const struct build_opts *o, const char *content,
-			 const char **rels, size_t ndocs, struct gitdates *dates);
+			 const char **rels, size_t ndocs, struct site_dates **dates);
+/* Wait for the dates (nothing else needs them before rendering: the model
+ * goes on meanwhile) and set each document's last-updated date from them,
+ * unless its front matter gives one. Frees dates. */
+void site_read_dates_apply(struct site *s, struct site_dates *dates);
 
 #endif
