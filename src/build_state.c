@@ -7,6 +7,7 @@
 #include "linkcheck.h"
 #include "output.h"
 #include "path.h"
+#include "source.h"
 #include "xalloc.h"
 
 #include <errno.h>
@@ -19,23 +20,40 @@
 #define STATE_MAGIC "ssg-build 1"
 
 void build_state_fingerprint(const struct build_opts *o, int jobs, char fp[33],
-			     struct file_digests *content)
+			     struct file_digests *content, char frame_fp[33])
 {
 	const char *src = o->source ? o->source : ".";
-	struct buf m = BUF_INIT;
+	struct buf m = BUF_INIT, frame = BUF_INIT;
 	buf_puts(&m, STATE_MAGIC "\n");
 	/* the program: a new ssg may render the same inputs differently */
 	fingerprint_add_self(&m);
 	buf_printf(&m, "base_url=%s\ndrafts=%d\n", o->base_url ? o->base_url : "", o->drafts);
 	fingerprint_file(&m, src, "site.yml");
 	fingerprint_file(&m, src, LINKCHECK_CACHE_DEFAULT);
+	buf_put(&frame, m.p, m.n);
 	static const char *trees[] = {"content", "templates", "themes", "static"};
-	for (size_t i = 0; i < sizeof trees / sizeof *trees; i++)
-		fingerprint_tree_keep(&m, src, trees[i], jobs, i == 0 ? content : NULL);
+	struct fingerprint_cache *known = fingerprint_cache_open(src, !o->force);
+	for (size_t i = 0; i < sizeof trees / sizeof *trees; i++) {
+		size_t from = m.n;
+		/* the frame: content/'s documents by their names, not their bytes */
+		struct fingerprint_walk how = {.cache = known};
+		if (i == 0)
+			how = (struct fingerprint_walk){content, &frame, source_is_document, known};
+		fingerprint_tree_keep(&m, src, trees[i], jobs, &how);
+		if (i)
+			buf_put(&frame, m.p + from, m.n - from);
+	}
+	fingerprint_cache_close(known);
 	buf_puts(&m, "git=");
+	size_t from = m.n;
 	gitdates_head(src, &m);
+	buf_puts(&frame, "git=");
+	buf_put(&frame, m.p + from, m.n - from);
 	fingerprint_hex(&m, fp);
+	if (frame_fp)
+		fingerprint_hex(&frame, frame_fp);
 	buf_free(&m);
+	buf_free(&frame);
 }
 
 /* Diagnostic fields are written with \t, \n and \\ escaped. */
@@ -75,22 +93,24 @@ static char *take_field(char **p)
 static char *state_path(const char *outdir) { return path_join(outdir, BUILD_STATE_FILE); }
 
 
-int build_state_match(const char *outdir, const char fp[33], struct diags *d,
-		      struct build_stats *st)
+/* Read outdir's state into d and st; with fp, only when it is that build's. */
+static int read_state(const char *outdir, const char *fp, struct diags *d, struct build_stats *st)
 {
 	char *file = state_path(outdir);
 	struct buf b = BUF_INIT;
 	int rc = buf_read_regular(&b, file, 1u << 28);
 	free(file);
 	char want[64];
-	snprintf(want, sizeof want, STATE_MAGIC "\nfingerprint %s\n", fp);
-	if (rc || b.n < strlen(want) || strncmp(b.p, want, strlen(want))) {
+	snprintf(want, sizeof want, STATE_MAGIC "\nfingerprint %s\n",
+		 fp ? fp : "00000000000000000000000000000000");
+	size_t wl = strlen(want);
+	if (rc || b.n < wl || strncmp(b.p, want, fp ? wl : wl - 33)) {
 		buf_free(&b);
 		return -1;
 	}
 	struct build_stats got = {0};
 	struct diags found = DIAGS_INIT;
-	char *line = b.p + strlen(want), *next;
+	char *line = b.p + wl, *next;
 	bool stats = false, ok = true;
 	for (; ok && *line; line = next) {
 		next = strchr(line, '\n');
@@ -131,10 +151,26 @@ int build_state_match(const char *outdir, const char fp[33], struct diags *d,
 	return 0;
 }
 
+int build_state_match(const char *outdir, const char fp[33], struct diags *d,
+		      struct build_stats *st)
+{
+	return read_state(outdir, fp, d, st);
+}
+
+int build_state_read(const char *outdir, struct diags *d, struct build_stats *st)
+{
+	return read_state(outdir, NULL, d, st);
+}
+
 void build_state_forget(const char *outdir)
 {
-	static const char *names[] = {BUILD_STATE_FILE, BUILD_PAGES_FILE};
-	for (size_t i = 0; i < 2; i++) {
+	build_state_forget_some(outdir, false);
+}
+
+void build_state_forget_some(const char *outdir, bool only_fingerprint)
+{
+	static const char *names[] = {BUILD_STATE_FILE, BUILD_PAGES_FILE, BUILD_DOCS_FILE};
+	for (size_t i = 0; i < (only_fingerprint ? 1 : 3); i++) {
 		char *file = path_join(outdir, names[i]);
 		if (unlink(file) && errno != ENOENT)
 			fprintf(stderr, "%s: warning: cannot remove: %s\n", file, strerror(errno));
@@ -274,4 +310,126 @@ void page_digests_free(struct page_digests *p)
 	free(p->digests);
 	hash_free(&p->index);
 	memset(p, 0, sizeof *p);
+}
+
+/* ---- documents' pages ------------------------------------------------------------ */
+
+#define DOCS_MAGIC "ssg-docs 1"
+
+void doc_pages_add(struct doc_pages *p, const char *relpath, const char *page,
+		   const unsigned long long digest[2], long at, long len)
+{
+	p->v = xgrow(p->v, &p->cap, p->n + 1, sizeof *p->v);
+	p->v[p->n] = (struct doc_page_rec){xstrdup(relpath), xstrdup(page), {digest[0], digest[1]},
+					   at, len};
+	hash_put(&p->index, p->v[p->n].relpath, p->n); /* a later record wins */
+	p->n++;
+}
+
+const struct doc_page_rec *doc_pages_find(const struct doc_pages *p, const char *relpath)
+{
+	size_t i;
+	return p->index.n && hash_get(&p->index, relpath, &i) ? &p->v[i] : NULL;
+}
+
+static void put_doc_page(struct buf *b, const struct doc_page_rec *r)
+{
+	buf_printf(b, "%016llx%016llx %ld %ld ", r->digest[0], r->digest[1], r->at, r->len);
+	put_field(b, r->relpath);
+	buf_putc(b, '\t');
+	put_field(b, r->page);
+	buf_putc(b, '\n');
+}
+
+int doc_pages_load(struct doc_pages *p, const char *outdir, const char frame[33])
+{
+	char *file = path_join(outdir, BUILD_DOCS_FILE);
+	struct buf b = BUF_INIT;
+	int rc = buf_read_regular(&b, file, 1u << 28);
+	free(file);
+	char want[64];
+	snprintf(want, sizeof want, DOCS_MAGIC " %s\n",
+		 frame ? frame : "00000000000000000000000000000000");
+	size_t wl = strlen(want);
+	if (rc || b.n < wl || strncmp(b.p, want, frame ? wl : wl - 33)) {
+		buf_free(&b);
+		return -1;
+	}
+	char *line = b.p + wl, *next;
+	for (; *line && (next = strchr(line, '\n')); line = next + 1) {
+		*next = '\0';
+		unsigned long long d[2];
+		long at, len;
+		int used = 0;
+		if (sscanf(line, "%16llx%16llx %ld %ld %n", &d[0], &d[1], &at, &len, &used) != 4 ||
+		    used < 36)
+			continue;
+		char *rest = line + used;
+		char *rel = take_field(&rest), *page = take_field(&rest);
+		if (rel && page)
+			doc_pages_add(p, rel, page, d, at, len);
+	}
+	buf_free(&b);
+	return 0;
+}
+
+void doc_pages_save(const struct doc_pages *p, const char *outdir, const char frame[33])
+{
+	struct buf b = BUF_INIT;
+	buf_printf(&b, DOCS_MAGIC " %s\n", frame);
+	for (size_t i = 0; i < p->n; i++)
+		put_doc_page(&b, &p->v[i]);
+	save_file(outdir, BUILD_DOCS_FILE, &b);
+	buf_free(&b);
+}
+
+/* Append b to outdir/name, which must exist (never through a symlink). */
+static int append_file(const char *outdir, const char *name, const struct buf *b)
+{
+	char *file = path_join(outdir, name);
+	int fd = open(file, O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC);
+	free(file);
+	if (fd < 0)
+		return -1;
+	size_t off = 0;
+	while (off < b->n) {
+		ssize_t w = write(fd, b->p + off, b->n - off);
+		if (w <= 0) {
+			close(fd);
+			return -1;
+		}
+		off += (size_t)w;
+	}
+	return close(fd);
+}
+
+int doc_pages_append(const char *outdir, const struct doc_page_rec *r, size_t n)
+{
+	struct buf b = BUF_INIT;
+	for (size_t i = 0; i < n; i++)
+		put_doc_page(&b, &r[i]);
+	int rc = append_file(outdir, BUILD_DOCS_FILE, &b);
+	buf_free(&b);
+	return rc;
+}
+
+void doc_pages_free(struct doc_pages *p)
+{
+	for (size_t i = 0; i < p->n; i++) {
+		free(p->v[i].relpath);
+		free(p->v[i].page);
+	}
+	free(p->v);
+	hash_free(&p->index);
+	memset(p, 0, sizeof *p);
+}
+
+int page_digests_forget_some(const char *outdir, const char *const *paths, size_t n)
+{
+	struct buf b = BUF_INIT;
+	for (size_t i = 0; i < n; i++)
+		buf_printf(&b, "%032d %s\n", 0, paths[i]);
+	int rc = append_file(outdir, BUILD_PAGES_FILE, &b);
+	buf_free(&b);
+	return rc;
 }

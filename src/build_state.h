@@ -21,13 +21,20 @@
 /* The fingerprint of the build o describes, in 32 hex digits; the digests
  * of content/'s files are kept in content (when not NULL). */
 void build_state_fingerprint(const struct build_opts *o, int jobs, char fp[33],
-			     struct file_digests *content);
+			     struct file_digests *content, char frame_fp[33]);
+/* frame_fp (when not NULL) gets the fingerprint of the same inputs with
+ * content/'s documents counted by their names only: two builds with the same
+ * frame differ at most in the bytes of documents (build_patch.h). */
 /* 0 when outdir's state has fingerprint fp: its diagnostics are appended to
  * d and its counts copied to st. -1 otherwise (d and st untouched). */
 int build_state_match(const char *outdir, const char fp[33], struct diags *d,
 		      struct build_stats *st);
-/* Forget outdir's state (before the folder changes). */
+/* The same, whatever build the state is of (-1: no whole state). */
+int build_state_read(const char *outdir, struct diags *d, struct build_stats *st);
+/* Forget outdir's state (before the folder changes): the fingerprint, the
+ * page digests and the documents' pages; or only the fingerprint. */
 void build_state_forget(const char *outdir);
+void build_state_forget_some(const char *outdir, bool only_fingerprint);
 /* Record the state of the build just committed to outdir. */
 void build_state_save(const char *outdir, const char fp[33], const struct diags *d,
 		      const struct build_stats *st);
@@ -54,5 +61,38 @@ bool page_digests_same(const struct page_digests *p, const char *path,
 void page_digests_load(struct page_digests *p, const char *outdir, const char env[33]);
 void page_digests_save(const struct page_digests *p, const char *outdir, const char env[33]);
 void page_digests_free(struct page_digests *p);
+/* Mark the n pages as of no known view (appended: the next build renders
+ * them). -1 when the file cannot be appended to. */
+int page_digests_forget_some(const char *outdir, const char *const *paths, size_t n);
+
+/* Each document's page in the site in place (<output>/.ssg-docs), under the
+ * build's frame fingerprint: the digest of the document's bytes it was made
+ * from, and where the document's body lies in it (at, len: bytes; at is -1
+ * when the body is not there once, verbatim). Records appended later win. */
+#define BUILD_DOCS_FILE ".ssg-docs"
+
+struct doc_page_rec {
+	char *relpath;    /* under content/ */
+	char *page;       /* under the output folder */
+	unsigned long long digest[2];
+	long at, len;
+};
+
+struct doc_pages {
+	struct hash index;   /* relpath -> its latest record */
+	struct doc_page_rec *v;
+	size_t n, cap;
+};
+
+void doc_pages_add(struct doc_pages *p, const char *relpath, const char *page,
+		   const unsigned long long digest[2], long at, long len);
+const struct doc_page_rec *doc_pages_find(const struct doc_pages *p, const char *relpath);
+/* 0 when outdir has records made under frame, or any when frame is NULL (p
+ * then holds them). */
+int doc_pages_load(struct doc_pages *p, const char *outdir, const char frame[33]);
+void doc_pages_save(const struct doc_pages *p, const char *outdir, const char frame[33]);
+/* Append n records to outdir's; -1 when it cannot. */
+int doc_pages_append(const char *outdir, const struct doc_page_rec *r, size_t n);
+void doc_pages_free(struct doc_pages *p);
 
 #endif

@@ -74,13 +74,18 @@ int cmd_build(int argc, char **argv)
 			"build (%.0f ms)\n",
 			st.docs, st.pages, st.statics, st.resources, st.unsorted, st.files,
 			st.warnings, st.ms);
-	else if (!quiet || rc)
+	else if (!quiet || rc) {
+		char patched[64] = "";
+		if (st.patched)
+			snprintf(patched, sizeof patched, "; %zu page%s patched in place", st.patched,
+				 st.patched == 1 ? "" : "s");
 		fprintf(stderr,
 			"%s: %zu documents, %zu pages, %zu static files, %zu resources "
-			"(%zu unsorted), %zu files (%zu unchanged), %zu warnings, %zu errors "
+			"(%zu unsorted), %zu files (%zu unchanged%s), %zu warnings, %zu errors "
 			"in %.0f ms\n",
 			rc ? "build failed" : "built", st.docs, st.pages, st.statics, st.resources,
-			st.unsorted, st.files, st.unchanged, st.warnings, st.errors, st.ms);
+			st.unsorted, st.files, st.unchanged, patched, st.warnings, st.errors, st.ms);
+	}
 	if (timings)
 		fprintf(stderr, "timings: read %.0f ms, model %.0f ms, render %.0f ms, write %.0f ms\n",
 			st.read_ms, st.model_ms, st.render_ms, st.write_ms);

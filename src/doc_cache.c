@@ -76,63 +76,78 @@ static void put_meta(struct buf *b, const struct doc_meta *m)
 	put_str(b, m->topics_path);
 }
 
+/* The fields of an entry after its digest; without the body (and what only
+ * the body's words give) unless whole. */
+static void put_doc(struct buf *b, const struct doc *d, bool whole)
+{
+	put_u32(b, (uint32_t)d->format);
+	put_meta(b, &d->meta);
+	put_str(b, d->title);
+	put_str(b, d->description);
+	if (whole)
+		put_str(b, d->body);
+	put_u32(b, (uint32_t)d->nanchors);
+	for (size_t i = 0; i < d->nanchors; i++)
+		put_str(b, d->anchors[i]);
+	put_u32(b, (uint32_t)d->nheadings);
+	for (size_t i = 0; i < d->nheadings; i++) {
+		const struct heading *h = &d->headings[i];
+		put_str(b, h->text);
+		put_str(b, h->id);
+		put_int(b, h->level);
+		put_int(b, h->line);
+		put_int(b, h->parent);
+	}
+	put_u32(b, (uint32_t)d->ncites);
+	for (size_t i = 0; i < d->ncites; i++) {
+		const struct citation *c = &d->cites[i];
+		put_str(b, c->url);
+		put_str(b, c->canonical);
+		put_str(b, c->text);
+		put_str(b, c->title);
+		put_str(b, c->desc);
+		put_int(b, c->line);
+		put_int(b, c->col);
+		put_int(b, c->heading);
+		put_u32(b, c->bare);
+	}
+	put_u32(b, (uint32_t)d->nilinks);
+	for (size_t i = 0; i < d->nilinks; i++) {
+		put_str(b, d->ilinks[i].url);
+		put_int(b, d->ilinks[i].line);
+		put_int(b, d->ilinks[i].col);
+	}
+	if (whole) {
+		put_u64(b, d->hash);
+		put_int(b, d->words);
+	}
+	put_u32(b, (uint32_t)d->diags.n);
+	for (size_t i = 0; i < d->diags.n; i++) {
+		const struct diag *g = &d->diags.v[i];
+		put_str(b, g->path);
+		put_int(b, g->line);
+		put_int(b, g->col);
+		put_u32(b, (uint32_t)g->sev);
+		put_str(b, g->code);
+		put_str(b, g->msg);
+	}
+}
+
 void doc_cache_put(struct buf *out, const struct doc *d, const unsigned long long digest[2])
 {
 	struct buf b = BUF_INIT;
 	put_str(&b, d->relpath);
 	put_u64(&b, digest[0]);
 	put_u64(&b, digest[1]);
-	put_u32(&b, (uint32_t)d->format);
-	put_meta(&b, &d->meta);
-	put_str(&b, d->title);
-	put_str(&b, d->description);
-	put_str(&b, d->body);
-	put_u32(&b, (uint32_t)d->nanchors);
-	for (size_t i = 0; i < d->nanchors; i++)
-		put_str(&b, d->anchors[i]);
-	put_u32(&b, (uint32_t)d->nheadings);
-	for (size_t i = 0; i < d->nheadings; i++) {
-		const struct heading *h = &d->headings[i];
-		put_str(&b, h->text);
-		put_str(&b, h->id);
-		put_int(&b, h->level);
-		put_int(&b, h->line);
-		put_int(&b, h->parent);
-	}
-	put_u32(&b, (uint32_t)d->ncites);
-	for (size_t i = 0; i < d->ncites; i++) {
-		const struct citation *c = &d->cites[i];
-		put_str(&b, c->url);
-		put_str(&b, c->canonical);
-		put_str(&b, c->text);
-		put_str(&b, c->title);
-		put_str(&b, c->desc);
-		put_int(&b, c->line);
-		put_int(&b, c->col);
-		put_int(&b, c->heading);
-		put_u32(&b, c->bare);
-	}
-	put_u32(&b, (uint32_t)d->nilinks);
-	for (size_t i = 0; i < d->nilinks; i++) {
-		put_str(&b, d->ilinks[i].url);
-		put_int(&b, d->ilinks[i].line);
-		put_int(&b, d->ilinks[i].col);
-	}
-	put_u64(&b, d->hash);
-	put_int(&b, d->words);
-	put_u32(&b, (uint32_t)d->diags.n);
-	for (size_t i = 0; i < d->diags.n; i++) {
-		const struct diag *g = &d->diags.v[i];
-		put_str(&b, g->path);
-		put_int(&b, g->line);
-		put_int(&b, g->col);
-		put_u32(&b, (uint32_t)g->sev);
-		put_str(&b, g->code);
-		put_str(&b, g->msg);
-	}
+	put_doc(&b, d, true);
 	put_u32(out, (uint32_t)b.n);
 	buf_put(out, b.p, b.n);
 	buf_free(&b);
+}
+
+void doc_cache_record(struct buf *out, const struct doc *d)
+{
+	put_doc(out, d, false);
 }
 
 void doc_cache_env(const char *source_dir, char env[33])
@@ -145,19 +160,9 @@ void doc_cache_env(const char *source_dir, char env[33])
 	buf_free(&m);
 }
 
-/* The cache folder, opened without following a symlink (a pull request
- * could make .ssg-cache one, to have ssg write elsewhere); made when
- * `make` is set. -1 when there is none, or it is not a real folder. */
 static int open_cache_dir(const char *source_dir, bool make)
 {
-	int dfd = open(source_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dfd < 0)
-		return -1;
-	if (make)
-		mkdirat(dfd, DOC_CACHE_DIR, 0755);
-	int cfd = openat(dfd, DOC_CACHE_DIR, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	close(dfd);
-	return cfd;
+	return path_open_subdir(source_dir, DOC_CACHE_DIR, make);
 }
 
 /* Temporary files of writers that were killed (their process is gone). */

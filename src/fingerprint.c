@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 void fingerprint_bytes(const void *p, size_t n, unsigned long long out[2])
@@ -126,30 +127,79 @@ void fingerprint_add_self(struct buf *manifest)
 
 /* ---- walking the tree ---------------------------------------------------------- */
 
+/* What stat says of a file, as far as telling edits apart goes. */
+struct stat_key {
+	unsigned long long dev, ino, size, mode;
+	long long mtime_ns, ctime_ns;
+};
+
+static struct stat_key key_of(const struct stat *st)
+{
+	return (struct stat_key){(unsigned long long)st->st_dev, (unsigned long long)st->st_ino,
+				 (unsigned long long)st->st_size, (unsigned long long)st->st_mode,
+				 (long long)st->st_mtim.tv_sec * 1000000000LL + st->st_mtim.tv_nsec,
+				 (long long)st->st_ctim.tv_sec * 1000000000LL + st->st_ctim.tv_nsec};
+}
+
+static bool same_key(const struct stat_key *a, const struct stat_key *b)
+{
+	return a->dev == b->dev && a->ino == b->ino && a->size == b->size && a->mode == b->mode &&
+	       a->mtime_ns == b->mtime_ns && a->ctime_ns == b->ctime_ns;
+}
+
+struct known_file {
+	char *path;
+	struct stat_key key;
+	unsigned long long h[2];
+};
+
+struct fingerprint_cache {
+	char *dir;                 /* it lives in <dir>/.ssg-cache */
+	struct known_file *old;    /* as the last run left it */
+	size_t nold;
+	struct hash index;         /* path -> slot of old */
+	long long old_taken_ns;    /* when the last run began to stat */
+	long long taken_ns;        /* when this one did */
+	struct known_file *now;    /* this run's files */
+	size_t nnow, capnow;
+	size_t hashed;             /* files this run read */
+};
+
 struct entry {
 	char *rel;
 	char *full;
 	char kind;       /* 'f' file, 'l' symlink, 'o' other, '!' unreadable */
 	char *target;    /* symlink's target */
 	unsigned long long h[2];
+	struct stat_key key;
+	bool hashed;     /* read this run (not known by its stat) */
 };
 
 struct walk {
 	struct entry *v;
 	size_t n, cap;
+	const struct fingerprint_cache *cache;
+};
+
+/* A name a folder holds, with what readdir says it is. */
+struct name {
+	char *s;
+	unsigned char type;
 };
 
 static int cmp_name(const void *a, const void *b)
 {
-	return strcmp(*(char *const *)a, *(char *const *)b);
+	return strcmp(((const struct name *)a)->s, ((const struct name *)b)->s);
 }
 
 static void add_entry(struct walk *w, char *rel, char *full, char kind)
 {
 	w->v = xgrow(w->v, &w->cap, w->n + 1, sizeof *w->v);
-	w->v[w->n++] = (struct entry){rel, full, kind, NULL, {0, 0}};
+	w->v[w->n++] = (struct entry){.rel = rel, .full = full, .kind = kind};
 }
 
+/* Folders are walked here, in name order; what else they hold is only
+ * named: hash_entry stats it (on the pool's threads). */
 static void walk_dir(struct walk *w, const char *full, const char *rel, int depth)
 {
 	DIR *d = opendir(full);
@@ -157,39 +207,71 @@ static void walk_dir(struct walk *w, const char *full, const char *rel, int dept
 		add_entry(w, xstrdup(rel), xstrdup(full), '!');
 		return;
 	}
-	char **names = NULL;
+	struct name *names = NULL;
 	size_t n = 0, cap = 0;
 	struct dirent *e;
 	while ((e = readdir(d)))
 		if (e->d_name[0] != '.') {
 			names = xgrow(names, &cap, n + 1, sizeof *names);
-			names[n++] = xstrdup(e->d_name);
+			names[n++] = (struct name){xstrdup(e->d_name), e->d_type};
 		}
 	closedir(d);
 	if (n)
 		qsort(names, n, sizeof *names, cmp_name);
 	for (size_t i = 0; i < n; i++) {
-		char *cf = path_join(full, names[i]);
-		char *cr = path_join(rel, names[i]);
+		char *cf = path_join(full, names[i].s);
+		char *cr = path_join(rel, names[i].s);
 		struct stat st;
-		if (lstat(cf, &st))
-			add_entry(w, cr, cf, '!');
-		else if (S_ISDIR(st.st_mode) && depth < 64) {
+		bool dir = names[i].type == DT_DIR ||
+			   (names[i].type == DT_UNKNOWN && lstat(cf, &st) == 0 && S_ISDIR(st.st_mode));
+		if (dir && depth < 64) {
 			walk_dir(w, cf, cr, depth + 1);
 			free(cf);
 			free(cr);
 		} else
-			add_entry(w, cr, cf, S_ISREG(st.st_mode) ? 'f' : S_ISLNK(st.st_mode) ? 'l' : 'o');
-		free(names[i]);
+			add_entry(w, cr, cf, '?');
+		free(names[i].s);
 	}
 	free(names);
 }
 
+/* The digest the last run took of a file whose stat is unchanged since, when
+ * that stat is old enough to be trusted: a file changed within a second
+ * before the last run looked at it could change again under the same
+ * timestamps (they tick coarsely), so it is read again (git's "racy clean"). */
+static bool known_digest(const struct fingerprint_cache *c, const struct entry *e,
+			 unsigned long long h[2])
+{
+	size_t i;
+	if (!c || !c->index.n || !hash_get(&c->index, e->rel, &i))
+		return false;
+	const struct known_file *k = &c->old[i];
+	const long long settled = c->old_taken_ns - 1000000000LL;
+	if (!same_key(&k->key, &e->key) || k->key.mtime_ns >= settled || k->key.ctime_ns >= settled)
+		return false;
+	h[0] = k->h[0];
+	h[1] = k->h[1];
+	return true;
+}
+
 static void hash_entry(void *ctx, size_t i)
 {
-	struct entry *e = &((struct walk *)ctx)->v[i];
-	if (e->kind == 'f' && fingerprint_file_digest(e->full, e->h))
-		e->kind = '!';
+	struct walk *w = ctx;
+	struct entry *e = &w->v[i];
+	struct stat st;
+	if (e->kind == '?') {
+		if (lstat(e->full, &st))
+			e->kind = '!';
+		else {
+			e->kind = S_ISREG(st.st_mode) ? 'f' : S_ISLNK(st.st_mode) ? 'l' : 'o';
+			e->key = key_of(&st);
+		}
+	}
+	if (e->kind == 'f' && !known_digest(w->cache, e, e->h)) {
+		e->hashed = true;
+		if (fingerprint_file_digest(e->full, e->h))
+			e->kind = '!';
+	}
 	else if (e->kind == 'l') {
 		char t[4096];
 		ssize_t n = readlink(e->full, t, sizeof t - 1);
@@ -203,8 +285,13 @@ static void put_line(struct buf *m, const char *rel, char kind, const unsigned l
 	buf_puts(m, rel);
 	buf_putc(m, '\0');
 	buf_putc(m, kind);
-	if (kind == 'f')
-		buf_printf(m, "%016llx%016llx", h[0], h[1]);
+	if (kind == 'f') {
+		char hex[33];
+		static const char digits[] = "0123456789abcdef";
+		for (int k = 0; k < 32; k++)
+			hex[k] = digits[(h[k / 16] >> (60 - 4 * (k % 16))) & 15];
+		buf_put(m, hex, 32);
+	}
 	else if (target)
 		buf_puts(m, target);
 	buf_putc(m, '\n');
@@ -215,38 +302,179 @@ void fingerprint_tree(struct buf *manifest, const char *root, const char *rel, i
 	fingerprint_tree_keep(manifest, root, rel, jobs, NULL);
 }
 
-void fingerprint_tree_keep(struct buf *manifest, const char *root, const char *rel, int jobs,
-			   struct file_digests *keep)
+static void remember(struct fingerprint_cache *c, const struct entry *e)
 {
+	c->now = xgrow(c->now, &c->capnow, c->nnow + 1, sizeof *c->now);
+	c->now[c->nnow++] = (struct known_file){xstrdup(e->rel), e->key, {e->h[0], e->h[1]}};
+	c->hashed += e->hashed;
+}
+
+void fingerprint_tree_keep(struct buf *manifest, const char *root, const char *rel, int jobs,
+			   const struct fingerprint_walk *how)
+{
+	static const struct fingerprint_walk plain = {0};
+	if (!how)
+		how = &plain;
 	char *full = path_join(root, rel);
 	struct stat st;
 	if (stat(full, &st) || !S_ISDIR(st.st_mode)) {
 		put_line(manifest, rel, '-', NULL, NULL);
+		if (how->frame)
+			put_line(how->frame, rel, '-', NULL, NULL);
 		free(full);
 		return;
 	}
-	struct walk w = {0};
+	struct walk w = {.cache = how->cache};
 	walk_dir(&w, full, rel, 0);
 	pool_run(jobs, w.n, hash_entry, &w);
+	struct file_digests *keep = how->keep;
 	if (keep) {
 		keep->paths = xrealloc(keep->paths, (keep->n + w.n + 1) * sizeof *keep->paths);
 		keep->digests = xrealloc(keep->digests, (keep->n + w.n + 1) * sizeof *keep->digests);
 	}
 	for (size_t i = 0; i < w.n; i++) {
-		put_line(manifest, w.v[i].rel, w.v[i].kind, w.v[i].h, w.v[i].target);
-		if (keep && w.v[i].kind == 'f') {
-			keep->paths[keep->n] = w.v[i].rel; /* handed over */
-			keep->digests[keep->n][0] = w.v[i].h[0];
-			keep->digests[keep->n][1] = w.v[i].h[1];
-			hash_put(&keep->index, w.v[i].rel, keep->n++);
-			w.v[i].rel = NULL;
+		struct entry *e = &w.v[i];
+		put_line(manifest, e->rel, e->kind, e->h, e->target);
+		if (how->frame) {
+			bool bytes_aside = e->kind == 'f' && how->unframed && how->unframed(e->rel);
+			put_line(how->frame, e->rel, bytes_aside ? 'v' : e->kind, e->h, e->target);
 		}
-		free(w.v[i].rel);
-		free(w.v[i].full);
-		free(w.v[i].target);
+		if (how->cache && e->kind == 'f')
+			remember(how->cache, e);
+		if (keep && e->kind == 'f') {
+			keep->paths[keep->n] = e->rel; /* handed over */
+			keep->digests[keep->n][0] = e->h[0];
+			keep->digests[keep->n][1] = e->h[1];
+			hash_put(&keep->index, e->rel, keep->n++);
+			e->rel = NULL;
+		}
+		free(e->rel);
+		free(e->full);
+		free(e->target);
 	}
 	free(w.v);
 	free(full);
+}
+
+/* ---- the cache of digests by stat ---------------------------------------------- */
+
+#define CACHE_MAGIC "ssg-stat 1\n"
+#define CACHE_FILE "files.bin"
+
+static long long realtime_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* The cache file: the magic, when its run began to stat, how many files,
+ * then each file: its stat key, digest, path length and path (host order:
+ * the cache never leaves the machine). Every read is bounds-checked. */
+static void load_known(struct fingerprint_cache *c, const struct buf *b)
+{
+	const size_t ml = strlen(CACHE_MAGIC);
+	const char *p = b->p, *end = b->p + b->n;
+	unsigned long long n;
+	if (b->n < ml + 16 || memcmp(p, CACHE_MAGIC, ml))
+		return;
+	memcpy(&c->old_taken_ns, p + ml, 8);
+	memcpy(&n, p + ml + 8, 8);
+	p += ml + 16;
+	if (n > b->n / (sizeof(struct stat_key) + 20))
+		return;
+	c->old = xcalloc((size_t)n + 1, sizeof *c->old);
+	for (size_t i = 0; i < n; i++) {
+		struct known_file *k = &c->old[i];
+		uint32_t len;
+		if ((size_t)(end - p) < sizeof k->key + 16 + 4)
+			break;
+		memcpy(&k->key, p, sizeof k->key);
+		memcpy(k->h, p + sizeof k->key, 16);
+		memcpy(&len, p + sizeof k->key + 16, 4);
+		p += sizeof k->key + 20;
+		if ((size_t)(end - p) < len)
+			break;
+		k->path = xstrndup(p, len);
+		p += len;
+		hash_put(&c->index, k->path, i);
+		c->nold = i + 1;
+	}
+}
+
+struct fingerprint_cache *fingerprint_cache_open(const char *dir, bool trust)
+{
+	struct fingerprint_cache *c = xcalloc(1, sizeof *c);
+	c->dir = xstrdup(dir);
+	c->taken_ns = realtime_ns();
+	int cfd = trust ? path_open_subdir(dir, FINGERPRINT_CACHE_DIR, false) : -1;
+	int fd = cfd >= 0 ? openat(cfd, CACHE_FILE, O_RDONLY | O_NOFOLLOW | O_CLOEXEC) : -1;
+	if (fd >= 0) {
+		struct buf b = BUF_INIT;
+		struct stat st;
+		if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size < (1 << 28)) {
+			buf_grow(&b, (size_t)st.st_size + 1);
+			ssize_t r = read(fd, b.p, (size_t)st.st_size);
+			b.n = r == st.st_size ? (size_t)r : 0;
+			load_known(c, &b);
+		}
+		buf_free(&b);
+		close(fd);
+	}
+	if (cfd >= 0)
+		close(cfd);
+	return c;
+}
+
+static void save_known(const struct fingerprint_cache *c)
+{
+	int cfd = path_open_subdir(c->dir, FINGERPRINT_CACHE_DIR, true);
+	if (cfd < 0)
+		return;
+	struct buf b = BUF_INIT;
+	buf_puts(&b, CACHE_MAGIC);
+	unsigned long long n = c->nnow;
+	buf_put(&b, &c->taken_ns, 8);
+	buf_put(&b, &n, 8);
+	for (size_t i = 0; i < c->nnow; i++) {
+		const struct known_file *k = &c->now[i];
+		uint32_t len = (uint32_t)strlen(k->path);
+		buf_put(&b, &k->key, sizeof k->key);
+		buf_put(&b, k->h, 16);
+		buf_put(&b, &len, 4);
+		buf_put(&b, k->path, len);
+	}
+	char tmp[64];
+	snprintf(tmp, sizeof tmp, CACHE_FILE ".%ld.tmp", (long)getpid());
+	unlinkat(cfd, tmp, 0);
+	int fd = openat(cfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	bool ok = fd >= 0 && write(fd, b.p, b.n) == (ssize_t)b.n;
+	if (fd >= 0 && close(fd))
+		ok = false;
+	if (!ok || renameat(cfd, tmp, cfd, CACHE_FILE))
+		unlinkat(cfd, tmp, 0);
+	buf_free(&b);
+	close(cfd);
+}
+
+size_t fingerprint_cache_reads(const struct fingerprint_cache *c) { return c->hashed; }
+
+void fingerprint_cache_close(struct fingerprint_cache *c)
+{
+	if (!c)
+		return;
+	/* written when a file was read or the set of files changed */
+	if (c->hashed || c->nnow != c->nold)
+		save_known(c);
+	for (size_t i = 0; i < c->nold; i++)
+		free(c->old[i].path);
+	for (size_t i = 0; i < c->nnow; i++)
+		free(c->now[i].path);
+	free(c->old);
+	free(c->now);
+	hash_free(&c->index);
+	free(c->dir);
+	free(c);
 }
 
 bool file_digests_get(const struct file_digests *k, const char *path, unsigned long long out[2])

@@ -26,16 +26,42 @@ void fingerprint_add_self(struct buf *manifest);
  * targets added as text), each with the hash of its bytes, computed on
  * `jobs` threads. A missing folder adds one line saying so. */
 void fingerprint_tree(struct buf *manifest, const char *root, const char *rel, int jobs);
-/* The same, keeping each regular file's digest in keep (by its path under
- * root, "content/a.md"), so that what was hashed once is not hashed again. */
+/* Regular files' digests, by their path under root ("content/a.md"), so
+ * that what was hashed once is not hashed again. */
 struct file_digests {
 	struct hash index;   /* path -> slot */
 	char **paths;
 	unsigned long long (*digests)[2];
 	size_t n;
 };
+/* Digests known by the files' stat from the last run over the same folder
+ * (<dir>/.ssg-cache/files.bin): a file whose stat (device, inode, size,
+ * mode, mtime and ctime, to the nanosecond) is unchanged, and was already
+ * over a second old when the last run looked, is not read again. Any edit
+ * moves ctime, which no one can set back. */
+#define FINGERPRINT_CACHE_DIR ".ssg-cache"
+struct fingerprint_cache;
+/* Open dir's cache (trust false: nothing known, every file read). */
+struct fingerprint_cache *fingerprint_cache_open(const char *dir, bool trust);
+/* How many files the walks with c have read so far (not known by stat). */
+size_t fingerprint_cache_reads(const struct fingerprint_cache *c);
+/* Write what this run learnt (when it learnt anything) and free c. */
+void fingerprint_cache_close(struct fingerprint_cache *c);
+
+/* How fingerprint_tree_keep walks (every field may be NULL):
+ *  - keep gets each regular file's digest;
+ *  - frame gets the same lines as the manifest, except that a regular file
+ *    for which unframed(its path) is true is listed without its digest: the
+ *    frame changes with every other input, and with the set of such files;
+ *  - cache gives digests by stat, and learns them. */
+struct fingerprint_walk {
+	struct file_digests *keep;
+	struct buf *frame;
+	bool (*unframed)(const char *rel);
+	struct fingerprint_cache *cache;
+};
 void fingerprint_tree_keep(struct buf *manifest, const char *root, const char *rel, int jobs,
-			   struct file_digests *keep);
+			   const struct fingerprint_walk *how);
 /* The kept digest of path; false when it was not hashed. */
 bool file_digests_get(const struct file_digests *k, const char *path, unsigned long long out[2]);
 void file_digests_free(struct file_digests *k);

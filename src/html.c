@@ -241,3 +241,127 @@ char *html_finish_body(const struct site *s, size_t di, const char *body, const 
 	}
 	return buf_detach(&b);
 }
+
+/* ---- a body again, without the model ----------------------------------------------- */
+
+struct relinks {
+	struct {
+		const char *p;
+		size_t n;
+		bool set;
+	} *v[3];           /* per kind (C, L, E): by the marker's number */
+	size_t cap[3];
+};
+
+static int kind_slot(char kind) { return kind == 'C' ? 0 : kind == 'L' ? 1 : kind == 'E' ? 2 : -1; }
+
+static bool starts(const char *p, const char *end, const char *with)
+{
+	size_t n = strlen(with);
+	return (size_t)(end - p) >= n && !memcmp(p, with, n);
+}
+
+/* How long the text put_badge, put_link_open or the closing tag wrote at p
+ * is (they are told apart by their first bytes); -1 when p holds none. */
+static long finished_length(char kind, const char *p, const char *end)
+{
+	if (kind == 'C') {
+		if (!starts(p, end, " <a class=\"cites\" href=\""))
+			return 0; /* a citation without a resource has no badge */
+		for (const char *q = p; q + 4 <= end; q++)
+			if (!memcmp(q, "</a>", 4))
+				return q + 4 - p;
+		return -1;
+	}
+	if (kind == 'L') {
+		if (!starts(p, end, "<span class=\"broken-link\"") && !starts(p, end, "<a href=\""))
+			return -1;
+		const char *gt = memchr(p, '>', (size_t)(end - p));
+		return gt ? gt + 1 - p : -1;
+	}
+	return starts(p, end, "</span>") ? 7 : starts(p, end, "</a>") ? 4 : -1;
+}
+
+/* The next marker of a body at or after p: its kind and number, and where it
+ * starts and ends; false at the end. *bad when a marker is malformed. */
+static bool next_marker(const char *p, const char **at, const char **after, int *slot, size_t *i,
+			bool *bad)
+{
+	const char *m = strchr(p, MARK_OPEN);
+	if (!m)
+		return false;
+	char *end;
+	*slot = kind_slot(m[1]);
+	*i = *slot < 0 ? 0 : strtoul(m + 2, &end, 10);
+	if (*slot < 0 || end == m + 2 || *end != MARK_CLOSE || *i > 1000000) {
+		*bad = true;
+		return false;
+	}
+	*at = m;
+	*after = end + 1;
+	return true;
+}
+
+static bool relink_learn(struct relinks *r, const char *marked, const char *fin, size_t fin_len)
+{
+	const char *p = marked, *q = fin, *qend = fin + fin_len, *m, *after;
+	int slot;
+	size_t i;
+	bool bad = false;
+	for (;;) {
+		bool more = next_marker(p, &m, &after, &slot, &i, &bad);
+		if (bad)
+			return false;
+		size_t lit = more ? (size_t)(m - p) : strlen(p);
+		if ((size_t)(qend - q) < lit || memcmp(p, q, lit))
+			return false;
+		q += lit;
+		if (!more)
+			return q == qend;
+		long n = finished_length("CLE"[slot], q, qend);
+		if (n < 0)
+			return false;
+		size_t had = r->cap[slot];
+		r->v[slot] = xgrow(r->v[slot], &r->cap[slot], i + 1, sizeof *r->v[slot]);
+		memset(r->v[slot] + had, 0, (r->cap[slot] - had) * sizeof *r->v[slot]);
+		if (r->v[slot][i].set && (r->v[slot][i].n != (size_t)n ||
+					  memcmp(r->v[slot][i].p, q, (size_t)n)))
+			return false;
+		r->v[slot][i].p = q;
+		r->v[slot][i].n = (size_t)n;
+		r->v[slot][i].set = true;
+		q += n;
+		p = after;
+	}
+}
+
+char *html_relink_body(const char *old_marked, const char *old_final, size_t old_final_len,
+		       const char *new_marked)
+{
+	struct relinks r;
+	memset(&r, 0, sizeof r);
+	char *out = NULL;
+	if (relink_learn(&r, old_marked, old_final, old_final_len)) {
+		struct buf b = BUF_INIT;
+		buf_grow(&b, strlen(new_marked) + old_final_len - strlen(old_marked) + 64);
+		const char *p = new_marked, *m, *after;
+		int slot;
+		size_t i;
+		bool bad = false, ok = true;
+		while (ok && next_marker(p, &m, &after, &slot, &i, &bad)) {
+			buf_put(&b, p, (size_t)(m - p));
+			ok = i < r.cap[slot] && r.v[slot][i].set;
+			if (ok)
+				buf_put(&b, r.v[slot][i].p, r.v[slot][i].n);
+			p = after;
+		}
+		if (ok && !bad) {
+			buf_puts(&b, p);
+			out = buf_detach(&b);
+		} else
+			buf_free(&b);
+	}
+	for (int k = 0; k < 3; k++)
+		free(r.v[k]);
+	return out;
+}

@@ -17,6 +17,12 @@
 char *html_render_body(struct doc *d);
 /* Step 2: the final body of s->docs[d] for a page whose root prefix is `root`. */
 char *html_finish_body(const struct site *s, size_t d, const char *body, const char *root);
+/* Step 2 again, without the model, for a document whose citations and links
+ * are those of the version that made old_final (from its marked body,
+ * old_marked): each marker becomes what it became there. NULL when old_final
+ * is not old_marked finished, or new_marked has a marker old_marked lacks. */
+char *html_relink_body(const char *old_marked, const char *old_final, size_t old_final_len,
+		       const char *new_marked);
 /* The folder of resource pages: RESOURCE_FOLDER<slug>/. */
 #define RESOURCE_FOLDER "r/"
 /* URL, relative to the site root, where resource r is shown: its own page, or

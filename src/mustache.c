@@ -796,6 +796,9 @@ struct mrender {
 	const struct mtpl *cur;
 	size_t start;            /* out->n when the render began */
 	unsigned long long steps; /* ops executed, against MUSTACHE_MAX_STEPS */
+	const struct val *watch;  /* mustache_render_locate's value */
+	long watch_at;
+	int watch_seen;           /* times it went out (escaped counts as many) */
 };
 
 /* Nested sections over lists multiply: a few hundred bytes of template can
@@ -871,6 +874,10 @@ static void emit_value(struct mrender *r, const struct val *v, bool escape)
 	if (r->pending && r->ind.n)
 		buf_put(r->out, r->ind.p, r->ind.n);
 	r->pending = false;
+	if (v == r->watch) {
+		r->watch_at = (long)(r->out->n - r->start);
+		r->watch_seen += escape ? 2 : 1;
+	}
 	if (escape)
 		buf_put_html(r->out, s, n);
 	else
@@ -978,16 +985,25 @@ static void render_ops(struct mrender *r, const struct mops *ops, const struct m
 int mustache_render(struct mustache_set *set, const char *name, const struct val *ctx,
 		    struct buf *out, struct diags *d)
 {
+	return mustache_render_locate(set, name, ctx, out, d, NULL, NULL);
+}
+
+int mustache_render_locate(struct mustache_set *set, const char *name, const struct val *ctx,
+			   struct buf *out, struct diags *d, const struct val *watch, long *at)
+{
 	struct mtpl *t;
 	pthread_mutex_lock(&set->lock);
 	compile_locked(set, name, d, &t);
 	pthread_mutex_unlock(&set->lock);
 	if (t->state != MT_OK)
 		return -1;
-	struct mrender r = {.out = out, .d = d, .pending = true, .cur = t, .start = out->n};
+	struct mrender r = {.out = out, .d = d, .pending = true, .cur = t, .start = out->n,
+			    .watch = watch};
 	if (ctx)
 		ctx_push(&r, ctx);
 	render_ops(&r, &t->ops, NULL);
+	if (at)
+		*at = watch && r.watch_seen == 1 ? r.watch_at : -1;
 	free(r.ctx);
 	buf_free(&r.ind);
 	return r.failed ? -1 : 0;

@@ -73,5 +73,10 @@ int mustache_compile(struct mustache_set *set, const char *name, struct diags *d
  * MUSTACHE_MAX_STEPS or MUSTACHE_MAX_OUTPUT (error added). d may be NULL. */
 int mustache_render(struct mustache_set *set, const char *name, const struct val *ctx,
 		    struct buf *out, struct diags *d);
+/* The same, and where the string value `watch` (a value of ctx) went: *at is
+ * its offset in what was appended when it went out exactly once, unescaped;
+ * -1 otherwise. */
+int mustache_render_locate(struct mustache_set *set, const char *name, const struct val *ctx,
+			   struct buf *out, struct diags *d, const struct val *watch, long *at);
 
 #endif

@@ -4,9 +4,11 @@
 #include "xalloc.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 char *slug_github(const char *text)
 {
@@ -123,4 +125,16 @@ char *path_root_prefix(const char *from_dir)
 	if (!b.n)
 		buf_puts(&b, "./");
 	return buf_detach(&b);
+}
+
+int path_open_subdir(const char *dir, const char *sub, bool make)
+{
+	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0)
+		return -1;
+	if (make)
+		mkdirat(dfd, sub, 0755);
+	int cfd = openat(dfd, sub, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	close(dfd);
+	return cfd;
 }

@@ -28,4 +28,9 @@ int path_mkdirs(const char *dir);
  * root) to the site root: "../../" or "./" */
 char *path_root_prefix(const char *from_dir);
 
+/* The folder dir/sub (a cache's), opened without following a symlink (a pull
+ * request could make it one, to have ssg write elsewhere); made first when
+ * `make` is set. -1 when there is none, or it is not a real folder. */
+int path_open_subdir(const char *dir, const char *sub, bool make);
+
 #endif

@@ -1,6 +1,7 @@
 /* site: the build pipeline, stage by stage (see site.h). */
 #include "site.h"
 #include "buf.h"
+#include "build_patch.h"
 #include "build_state.h"
 #include "fingerprint.h"
 #include "html.h"
@@ -156,6 +157,8 @@ struct page_task {
 	size_t sub;   /* topic page number; unused otherwise */
 	char *path;   /* set once rendered: the page's path and its view's digest */
 	unsigned long long digest[2];
+	long body_at, body_len; /* a document's page: where its body went (-1: not once) */
+	bool kept;    /* the page in place was kept */
 };
 
 struct render_job {
@@ -173,7 +176,7 @@ struct render_job {
 
 /* Render a page, unless the site in place has it from the same view. */
 static void emit(struct render_job *j, struct page_task *t, const char *tpl, struct val *v,
-		 const char *path)
+		 const char *path, const struct val *watch)
 {
 	struct buf b = BUF_INIT;
 	struct diags local = DIAGS_INIT;
@@ -183,9 +186,10 @@ static void emit(struct render_job *j, struct page_task *t, const char *tpl, str
 	val_digest(named, j->memo, j->nmemo, t->digest);
 	val_free(named);
 	t->path = xstrdup(path);
+	t->body_at = -1;
 	if (page_digests_same(j->before, path, t->digest) && output_keep(j->out, path) == 0)
-		; /* kept as it is */
-	else if (mustache_render(j->tpl, tpl, v, &b, &local) == 0)
+		t->kept = true;
+	else if (mustache_render_locate(j->tpl, tpl, v, &b, &local, watch, &t->body_at) == 0)
 		output_write(j->out, path, buf_cstr(&b), b.n);
 	else
 		diag_add(&local, SEV_ERROR, path, 0, 0, "page not written: template '%s' failed", tpl);
@@ -245,7 +249,9 @@ static void render_one(void *ctx, size_t i)
 		char *root = path_root_prefix(dir);
 		char *body = html_finish_body(s, t->index, s->docs[t->index].body, root);
 		path = xasprintf("%sindex.html", dir);
-		emit(j, t, "doc", view_doc(s, t->index, body), path);
+		struct val *v = view_doc(s, t->index, body);
+		t->body_len = (long)strlen(body);
+		emit(j, t, "doc", v, path, val_get(val_get(v, "doc"), "body"));
 		free(body);
 		free(root);
 		break;
@@ -253,36 +259,36 @@ static void render_one(void *ctx, size_t i)
 	case PAGE_TOPIC:
 		dir = view_topic_page_dir(s, t->index, t->sub);
 		path = xasprintf("%sindex.html", dir);
-		emit(j, t, "topic", view_topic(s, t->index, t->sub), path);
+		emit(j, t, "topic", view_topic(s, t->index, t->sub), path, NULL);
 		break;
 	case PAGE_DOCLIST:
 		dir = view_documents_dir(t->index);
 		path = xasprintf("%sindex.html", dir);
-		emit(j, t, "documents", view_documents(s, t->index), path);
+		emit(j, t, "documents", view_documents(s, t->index), path, NULL);
 		break;
 	case PAGE_INDEX:
 		path = xasprintf("%sindex.html", t->index < s->nchunks ? s->chunks[t->index].dir
 								: "resources/");
-		emit(j, t, "resources", view_resource_index(s, t->index), path);
+		emit(j, t, "resources", view_resource_index(s, t->index), path, NULL);
 		break;
 	case PAGE_RESOURCE:
 		dir = view_resource_dir(s, t->index);
 		path = xasprintf("%sindex.html", dir);
-		emit(j, t, "resource", view_resource(s, t->index), path);
+		emit(j, t, "resource", view_resource(s, t->index), path, NULL);
 		break;
 	default:
 		switch (t->index) {
 		case 0:
 			path = xstrdup("index.html");
-			emit(j, t, "home", view_home(s), path);
+			emit(j, t, "home", view_home(s), path, NULL);
 			break;
 		case 2:
 			path = xstrdup("quick-reference/index.html");
-			emit(j, t, "quickref", view_quick_reference(s), path);
+			emit(j, t, "quickref", view_quick_reference(s), path, NULL);
 			break;
 		default:
 			path = xstrdup("404.html");
-			emit(j, t, "404", view_not_found(s), path);
+			emit(j, t, "404", view_not_found(s), path, NULL);
 			break;
 		}
 	}
@@ -396,6 +402,38 @@ static void digest_shared_views(const struct site *s, struct render_job *j)
 	}
 }
 
+/* Each document of content/ with its page and where its body lies there
+ * (build_patch's records): from this build's render, or, for a page kept as
+ * it was, from the records of the build that made it. */
+static void record_doc_pages(const struct site *s, const struct file_digests *digests,
+			     const struct page_task *tasks, size_t ntasks,
+			     const struct doc_pages *before, struct doc_pages *now)
+{
+	const struct page_task **of_doc = xcalloc(s->ndocs + 1, sizeof *of_doc);
+	for (size_t i = 0; i < ntasks; i++)
+		if (tasks[i].kind == PAGE_DOC && tasks[i].path)
+			of_doc[tasks[i].index] = &tasks[i];
+	struct hash by_rel = HASH_INIT;
+	for (size_t i = 0; i < s->ndocs; i++)
+		hash_put(&by_rel, s->docs[i].relpath, i);
+	for (size_t i = 0; i < digests->n; i++) {
+		const char *rel = digests->paths[i] + strlen("content/");
+		if (strncmp(digests->paths[i], "content/", 8) || !source_is_document(rel))
+			continue;
+		size_t di;
+		const struct page_task *t = hash_get(&by_rel, rel, &di) ? of_doc[di] : NULL;
+		long at = t ? t->body_at : -1, len = t ? t->body_len : 0;
+		if (t && t->kept) {
+			const struct doc_page_rec *r = doc_pages_find(before, rel);
+			bool same = r && !strcmp(r->page, t->path) && r->len == len;
+			at = same ? r->at : -1;
+		}
+		doc_pages_add(now, rel, t ? t->path : "", digests->digests[i], at, len);
+	}
+	hash_free(&by_rel);
+	free(of_doc);
+}
+
 /* Refuse an output folder that holds the sources, or one that is not ours. */
 static int check_output_dir(const char *src, const char *outdir, struct diags *d)
 {
@@ -445,9 +483,9 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 	const char *src = o->source ? o->source : ".";
 	char *outdir = o->output ? xstrdup(o->output) : path_join(src, "public");
 	/* the same inputs as the site in place: nothing to do */
-	char fp[33];
+	char fp[33], frame[33];
 	struct file_digests digests = {0};
-	build_state_fingerprint(o, jobs_of(o), fp, &digests);
+	build_state_fingerprint(o, jobs_of(o), fp, &digests, frame);
 	struct diags scratch = DIAGS_INIT;
 	bool ours = check_output_dir(src, outdir, &scratch) == 0;
 	diags_free(&scratch);
@@ -456,6 +494,14 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 		file_digests_free(&digests);
 		free(outdir);
 		st->up_to_date = true;
+		st->ms = now_ms() - t0;
+		return 0;
+	}
+	/* only documents' prose changed: their pages are patched */
+	if (!o->force && ours && build_patch(o, outdir, &digests, fp, frame, d, st) == 0) {
+		output_tidy(outdir);
+		file_digests_free(&digests);
+		free(outdir);
 		st->ms = now_ms() - t0;
 		return 0;
 	}
@@ -491,8 +537,11 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 		char env[33];
 		build_render_env(o, jobs_of(o), env);
 		struct page_digests before = {0};
-		if (!o->force)
+		struct doc_pages docs_before = {0};
+		if (!o->force) {
 			page_digests_load(&before, outdir, env);
+			doc_pages_load(&docs_before, outdir, NULL);
+		}
 		j.before = &before;
 		double t1 = now_ms();
 		pool_run(jobs_of(o), k, render_one, &j);
@@ -505,6 +554,9 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 		st->pages = j.pages;
 		mustache_set_free(j.tpl);
 		page_digests_free(&before);
+		struct doc_pages docs_now = {0};
+		record_doc_pages(&s, &digests, j.tasks, k, &docs_before, &docs_now);
+		doc_pages_free(&docs_before);
 		struct page_digests now = {0};
 		for (size_t i = 0; i < k; i++)
 			if (j.tasks[i].path) {
@@ -521,10 +573,13 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 			/* the state describes the site in place: gone while it changes */
 			build_state_forget(outdir);
 			rc = output_commit(&out);
-			if (rc == 0)
+			if (rc == 0) {
 				page_digests_save(&now, outdir, env);
+				doc_pages_save(&docs_now, outdir, frame);
+			}
 		}
 		page_digests_free(&now);
+		doc_pages_free(&docs_now);
 		st->write_ms = now_ms() - t1;
 		st->bytes = out.bytes;
 		st->files = out.files;

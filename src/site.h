@@ -37,6 +37,7 @@ struct build_stats {
 	double ms;
 	double read_ms, model_ms, render_ms, write_ms; /* the phases of ms */
 	bool up_to_date;      /* nothing had changed: the previous site stands */
+	size_t patched;       /* pages patched in place (build_patch.h); 0: a build */
 };
 
 /* Load and model the site (no writing). Returns -1 on config errors or any

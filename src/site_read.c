@@ -286,3 +286,13 @@ void site_read_documents(struct site *s, const struct build_opts *o, const char 
 	s->cached_docs = job.hits;
 	pthread_mutex_destroy(&job.lock);
 }
+
+void site_read_fresh(struct site *s, const char *content, const char **rels, size_t ndocs,
+		     struct buf *entries)
+{
+	struct read_job job = {.s = s, .content_dir = content, .relpaths = rels,
+			       .entries = entries};
+	pthread_mutex_init(&job.lock, NULL);
+	pool_run(s->jobs, ndocs, read_one, &job);
+	pthread_mutex_destroy(&job.lock);
+}

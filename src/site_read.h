@@ -3,6 +3,7 @@
 #define SSG_SITE_READ_H
 #include <stddef.h>
 
+#include "buf.h"
 #include "site.h"
 
 /* The last-commit dates of content/: one git run, on a thread of its own. */
@@ -15,6 +16,10 @@ struct site_dates;
  * site_read_dates_apply. */
 void site_read_documents(struct site *s, const struct build_opts *o, const char *content,
 			 const char **rels, size_t ndocs, struct site_dates **dates);
+/* Fill s->docs[0..ndocs) from rels, each read and parsed afresh (no cache,
+ * no dates): entries[i] gets the cache entry of rels[i]. */
+void site_read_fresh(struct site *s, const char *content, const char **rels, size_t ndocs,
+		     struct buf *entries);
 /* Wait for the dates (nothing else needs them before rendering: the model
  * goes on meanwhile) and set each document's last-updated date from them,
  * unless its front matter gives one. Frees dates. */

@@ -16,7 +16,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-static bool is_doc_name(const char *name)
+bool source_is_document(const char *name)
 {
 	const char *e = path_ext(name);
 	return !strcmp(e, "md") || !strcmp(e, "markdown") || !strcmp(e, "rst") || !strcmp(e, "txt");
@@ -25,7 +25,7 @@ static bool is_doc_name(const char *name)
 static void add(struct source_list *l, const char *rel, long long size)
 {
 	l->v = xgrow(l->v, &l->cap, l->n + 1, sizeof *l->v);
-	l->v[l->n++] = (struct source_file){xstrdup(rel), is_doc_name(rel), size};
+	l->v[l->n++] = (struct source_file){xstrdup(rel), source_is_document(rel), size};
 }
 
 /* The folders on the way down from content/ (to refuse a symlink loop) and

@@ -29,6 +29,8 @@ struct source_list {
  * are refused with a warning. Returns -1 only when content_dir cannot be read. */
 int source_discover(const char *content_dir, struct source_list *out, struct diags *d);
 void source_list_free(struct source_list *l);
+/* Whether a file of content/ is a document (by its name), not a static file. */
+bool source_is_document(const char *name);
 
 struct source {
 	char *relpath;        /* "content/…" as shown in diagnostics */

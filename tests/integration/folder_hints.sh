@@ -30,10 +30,10 @@ check() {
 }
 "$SSG" build -q -s "$d" -o "$d/out" 2>/dev/null || { echo "build failed"; exit 1; }
 check "a clean build"
-printf '\n\nOne more paragraph.\n' >> "$d/content/cuda-pytorch-index.md"
+printf '\n\nOne more paragraph, [with a link](https://example.org/hint-1).\n' >> "$d/content/cuda-pytorch-index.md"
 "$SSG" build -q -s "$d" -o "$d/out" 2>/dev/null || { echo "build failed"; exit 1; }
 [ -d "$d/.out.ssg-spare" ] || { echo "no spare tree after the second build"; exit 1; }
-printf '\n\nAnd another.\n' >> "$d/content/cuda-pytorch-index.md"
+printf '\n\nAnd [another](https://example.org/hint-2).\n' >> "$d/content/cuda-pytorch-index.md"
 "$SSG" build -q -s "$d" -o "$d/out" 2>/dev/null || { echo "build failed"; exit 1; }
 check "an incremental build on the spare"
 echo "folder_hints: ok"

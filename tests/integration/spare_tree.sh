@@ -12,7 +12,7 @@ trap 'rm -rf "$d"' EXIT
 cp -r content site.yml "$d/"
 mkdir -p "$d/static"
 spare="$d/.out.ssg-spare"
-snapshot() { ( cd "$1" && find . -type f ! -name '.ssg-build' ! -name '.ssg-pages' -print0 |
+snapshot() { ( cd "$1" && find . -type f ! -name '.ssg-build' ! -name '.ssg-pages' ! -name '.ssg-docs' -print0 |
 	LC_ALL=C sort -z | xargs -0 md5sum ) > "$2"; }
 step=0
 checked=0
@@ -38,8 +38,10 @@ build_and_check() {
 build_and_check "first build"
 build_and_check "nothing changed"
 printf '\n\nA new paragraph.\n' >> "$d/content/cuda-basics.rst"
-build_and_check "a text edit"
-[ -d "$spare" ] || { echo "no spare tree after three builds"; exit 1; }
+build_and_check "a prose edit (patched in place: no swap)"
+printf '\n\nA new paragraph citing `a page <https://example.org/spare-text>`_.\n' >> "$d/content/cuda-basics.rst"
+build_and_check "a text edit with a link"
+[ -d "$spare" ] || { echo "no spare tree after four builds"; exit 1; }
 printf '# A new document\n\nSee [a paper](https://arxiv.org/abs/2205.14135).\n' > "$d/content/new-doc.md"
 build_and_check "a new document"
 printf -- '---\nslug: renamed-doc\n---\n# A new document\n\nRenamed.\n' > "$d/content/new-doc.md"
@@ -56,7 +58,7 @@ sed -i 's/^title: .*/title: Spare test/' "$d/site.yml"
 build_and_check "a site.yml edit"
 build_and_check "nothing changed again"
 # a damaged spare (a file replaced in it, one removed, a stray added) is repaired
-printf '\n\nOne more.\n' >> "$d/content/cuda-basics.rst"
+printf '\n\nOne more `link <https://example.org/one-more>`_.\n' >> "$d/content/cuda-basics.rst"
 f=$(cd "$spare" && find . -name index.html | head -1)
 { cat "$spare/$f"; echo tampered; } > "$d/tampered" && mv "$d/tampered" "$spare/$f" # its own inode
 rm -f "$spare/assets/style.css"

@@ -3,7 +3,7 @@
 # programs (the parsers and the hardening regressions) and in a full build of
 # the portal. The unit tests are linked here, into a temporary folder, from
 # tests/unit/*.c and the library beside $SSG (build/libssg.a, which `make ssg`
-# keeps current). Every run is `valgrind --leak-check=full --error-exitcode=1`
+# keeps current), and in a prose edit patched into its page. Every run is `valgrind --leak-check=full --error-exitcode=1`
 # with the build single-threaded (-j 1: the same code, and a faster run under
 # valgrind's one-thread-at-a-time scheduler) and then with -j 2.
 # Run by tests/run_integration.sh with $SSG set; exit 0 = pass, 77 = skip.
@@ -46,6 +46,17 @@ for j in 1 2; do
 	echo "portal build -j $j: $(( $(date +%s) - start )) s"
 done
 [ -f "$TMP/public/index.html" ] || fail "the portal was not built"
+
+# a prose edit patched into its page (build_patch.c), and the build after it
+mkdir -p "$TMP/site"
+cp -r "$ROOT/content" "$ROOT/site.yml" "$TMP/site/"
+"$SSG" build -q -s "$TMP/site" -o "$TMP/site/out" 2>/dev/null
+printf '\n\nA paragraph more.\n' >> "$TMP/site/content/cuda-pytorch-index.md"
+$VG "$SSG" build -s "$TMP/site" -o "$TMP/site/out" >"$TMP/out" 2>&1 ||
+	{ fail "a patched build under valgrind"; grep '==' "$TMP/out" | head -30; }
+grep -q 'patched in place' "$TMP/out" || { fail "the edit was not patched in place"; tail -3 "$TMP/out"; }
+$VG "$SSG" build -s "$TMP/site" -o "$TMP/site/out" >"$TMP/out" 2>&1 ||
+	{ fail "the build after a patch under valgrind"; grep '==' "$TMP/out" | head -30; }
 
 echo "valgrind: $fails failure(s)"
 [ "$fails" = 0 ]

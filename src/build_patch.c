@@ -1,0 +1,234 @@
+/* build_patch: an edit of documents' prose patched into their pages, without
+ * a model (see build_patch.h). */
+#include "build_patch.h"
+#include "build_state.h"
+#include "doc_cache.h"
+#include "html.h"
+#include "output.h"
+#include "path.h"
+#include "site_read.h"
+#include "source.h"
+#include "xalloc.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+/* One edited document on its way into its page. */
+struct patch {
+	const struct doc_page_rec *was;  /* the page as the site in place has it */
+	struct doc_page_rec now;         /* its record once patched */
+	char *tmp;                       /* the new page, written beside the output */
+};
+
+struct patch_job {
+	const struct build_opts *o;
+	const char *src, *outdir;
+	const struct file_digests *digests;
+	struct doc_pages recs;
+	struct patch p[BUILD_PATCH_MAX_DOCS];
+	size_t n;
+	const char **all;    /* every document of content/, for the document cache */
+	size_t nall;
+	struct site s;       /* the config, and the edited documents read afresh */
+	struct buf *entries; /* per document of all: its new cache entry, if edited */
+	long long delta;     /* bytes the pages grow by */
+};
+
+/* The documents whose bytes changed, each with its page; false when one has
+ * no page, when a document is not known or too many changed. */
+static bool find_edits(struct patch_job *j)
+{
+	const struct file_digests *g = j->digests;
+	j->all = xcalloc(g->n + 1, sizeof *j->all);
+	for (size_t i = 0; i < g->n; i++) {
+		const char *rel = g->paths[i] + strlen("content/");
+		if (strncmp(g->paths[i], "content/", 8) || !source_is_document(rel))
+			continue;
+		j->all[j->nall++] = rel;
+		const struct doc_page_rec *r = doc_pages_find(&j->recs, rel);
+		if (!r)
+			return false;
+		if (r->digest[0] == g->digests[i][0] && r->digest[1] == g->digests[i][1])
+			continue;
+		if (j->n == BUILD_PATCH_MAX_DOCS || !*r->page || r->at < 0 ||
+		    !path_is_safe_rel(r->page))
+			return false;
+		struct patch *p = &j->p[j->n++];
+		p->was = r;
+		p->now = (struct doc_page_rec){(char *)r->relpath, r->page,
+					       {g->digests[i][0], g->digests[i][1]}, r->at, 0};
+	}
+	/* every document the records know is still there, hashed as a file
+	 * (a symlinked one is not: it takes a whole build) */
+	return j->n > 0 && j->recs.index.n == j->nall;
+}
+
+/* Read the edited documents again; each must give the record it gave, and
+ * its new body must fit where the old one was. */
+static bool make_pages(struct patch_job *j)
+{
+	struct site *s = &j->s;
+	s->source_dir = (char *)j->src;
+	s->jobs = 1;
+	struct diags ignore = DIAGS_INIT;
+	int rc = config_load(&s->cfg, j->src, &ignore);
+	diags_free(&ignore);
+	if (rc)
+		return false;
+	char env[33];
+	doc_cache_env(j->src, env);
+	struct doc_cache cache;
+	doc_cache_load(&cache, j->src, env);
+	const char **rels = xcalloc(j->n + 1, sizeof *rels);
+	for (size_t k = 0; k < j->n; k++)
+		rels[k] = j->p[k].was->relpath;
+	s->docs = xcalloc(j->n + 1, sizeof *s->docs);
+	s->ndocs = j->n;
+	struct buf *fresh = xcalloc(j->n + 1, sizeof *fresh);
+	char *content = path_join(j->src, "content");
+	site_read_fresh(s, content, rels, j->n, fresh);
+	free(content);
+	bool ok = cache.valid;
+	struct buf a = BUF_INIT, b = BUF_INIT, page = BUF_INIT;
+	for (size_t k = 0; ok && k < j->n; k++) {
+		struct patch *p = &j->p[k];
+		struct doc *now = &s->docs[k], was = {0};
+		was.relpath = xstrdup(p->was->relpath);
+		ok = now->ok && doc_cache_get(&cache, was.relpath, p->was->digest, &was);
+		buf_reset(&a);
+		buf_reset(&b);
+		if (ok) {
+			doc_cache_record(&a, &was);
+			doc_cache_record(&b, now);
+			ok = a.n == b.n && !memcmp(a.p, b.p, a.n);
+		}
+		char *file = path_join(j->outdir, p->was->page);
+		buf_reset(&page);
+		ok = ok && buf_read_regular(&page, file, 1u << 28) == 0 &&
+		     (size_t)p->was->at + (size_t)p->was->len <= page.n;
+		free(file);
+		char *body = ok ? html_relink_body(was.body, page.p + p->was->at,
+						   (size_t)p->was->len, now->body)
+				: NULL;
+		doc_free(&was);
+		if (!body) {
+			ok = false;
+			break;
+		}
+		size_t len = strlen(body);
+		p->now.len = (long)len;
+		j->delta += (long long)len - p->was->len;
+		/* the new page, beside the output folder until it goes in */
+		p->tmp = xasprintf("%s" OUTPUT_STATE_TMP "%ld-patch-%zu", j->outdir, (long)getpid(), k);
+		unlink(p->tmp);
+		int fd = open(p->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+		FILE *f = fd >= 0 ? fdopen(fd, "wb") : NULL;
+		if (fd >= 0 && !f)
+			close(fd);
+		size_t rest = page.n - (size_t)p->was->at - (size_t)p->was->len;
+		ok = f && fwrite(page.p, 1, (size_t)p->was->at, f) == (size_t)p->was->at &&
+		     fwrite(body, 1, len, f) == len &&
+		     fwrite(page.p + p->was->at + p->was->len, 1, rest, f) == rest;
+		if (f && fclose(f))
+			ok = false;
+		free(body);
+	}
+	buf_free(&a);
+	buf_free(&b);
+	buf_free(&page);
+	free(rels);
+	/* the new cache entries, in the places of their documents */
+	j->entries = xcalloc(j->nall + 1, sizeof *j->entries);
+	for (size_t k = 0, i = 0; k < j->n; k++) {
+		while (i < j->nall && strcmp(j->all[i], j->p[k].was->relpath))
+			i++;
+		if (i < j->nall)
+			j->entries[i] = fresh[k];
+		else
+			buf_free(&fresh[k]);
+	}
+	free(fresh);
+	if (ok)
+		doc_cache_update(&cache, j->src, env, j->all, j->entries, j->nall);
+	doc_cache_free(&cache);
+	return ok;
+}
+
+/* Put the new pages in: the state first says it does not know them. */
+static bool put_pages(struct patch_job *j)
+{
+	const char *paths[BUILD_PATCH_MAX_DOCS];
+	struct doc_page_rec now[BUILD_PATCH_MAX_DOCS];
+	for (size_t k = 0; k < j->n; k++) {
+		paths[k] = j->p[k].was->page;
+		now[k] = j->p[k].now;
+	}
+	build_state_forget_some(j->outdir, true);
+	if (page_digests_forget_some(j->outdir, paths, j->n) ||
+	    doc_pages_append(j->outdir, now, j->n))
+		return false;
+	bool ok = true;
+	for (size_t k = 0; k < j->n; k++) {
+		char *file = path_join(j->outdir, j->p[k].was->page);
+		if (rename(j->p[k].tmp, file))
+			ok = false;
+		else {
+			free(j->p[k].tmp);
+			j->p[k].tmp = NULL;
+		}
+		free(file);
+	}
+	return ok;
+}
+
+static double now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1000.0 + (double)ts.tv_nsec / 1e6;
+}
+
+int build_patch(const struct build_opts *o, const char *outdir,
+		const struct file_digests *digests, const char fp[33], const char frame[33],
+		struct diags *d, struct build_stats *st)
+{
+	double t0 = now_ms();
+	struct patch_job j = {.o = o, .src = o->source ? o->source : ".", .outdir = outdir,
+			      .digests = digests};
+	struct diags last = DIAGS_INIT;
+	struct build_stats was;
+	bool ok = !o->force && digests && doc_pages_load(&j.recs, outdir, frame) == 0 &&
+		  build_state_read(outdir, &last, &was) == 0 && find_edits(&j);
+	ok = ok && make_pages(&j) && put_pages(&j);
+	if (ok) {
+		was.unchanged = was.files - j.n;
+		was.bytes = (unsigned long long)((long long)was.bytes + j.delta);
+		was.patched = j.n;
+		was.read_ms = now_ms() - t0;
+		build_state_save(outdir, fp, &last, &was);
+		diags_take(d, &last);
+		*st = was;
+	}
+	diags_free(&last);
+	for (size_t k = 0; k < j.n; k++)
+		if (j.p[k].tmp) {
+			unlink(j.p[k].tmp);
+			free(j.p[k].tmp);
+		}
+	for (size_t i = 0; j.entries && i < j.nall; i++)
+		buf_free(&j.entries[i]);
+	free(j.entries);
+	free(j.all);
+	doc_pages_free(&j.recs);
+	for (size_t k = 0; k < j.s.ndocs; k++)
+		doc_free(&j.s.docs[k]);
+	free(j.s.docs);
+	if (j.s.source_dir)
+		config_free(&j.s.cfg);
+	return ok ? 0 : -1;
+}

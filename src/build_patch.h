@@ -1,0 +1,36 @@
+/* build_patch: the quick path of an incremental build, for an edit of a
+ * document's prose.
+ *
+ * When the inputs that changed since the site in place are only the bytes of
+ * a few documents (the same files, templates, options and commit: the frame
+ * fingerprint of build_state.h), and each of those documents still gives the
+ * same record (doc_cache_record: metadata, title, description, headings,
+ * anchors, citations with their entries, links, diagnostics: all that the
+ * model and every other page see of it), then the model is the one that made
+ * the site in place, and only those documents' pages change, in their body
+ * alone. Each is patched: its old body, where .ssg-docs says it lies, is
+ * replaced by the new one, whose badges and links are those the old body had
+ * (html_relink_body). No model is built and nothing else is read.
+ *
+ * Whatever else changed, or whatever does not check out, build_patch leaves
+ * the site as it is and the caller builds in full. Level 5. */
+#ifndef SSG_BUILD_PATCH_H
+#define SSG_BUILD_PATCH_H
+
+#include "diag.h"
+#include "fingerprint.h"
+#include "site.h"
+
+/* Most documents one patch takes on (more: a build in full). */
+#define BUILD_PATCH_MAX_DOCS 32
+
+/* Patch the site in outdir, built from o's sources with frame fingerprint
+ * frame, to the inputs whose fingerprint is fp (content/'s files hashed into
+ * digests). 0 when done (the last build's diagnostics in d, its counts in st);
+ * -1 when the build must be made in full (outdir then still holds a whole
+ * site, and d and st are untouched). */
+int build_patch(const struct build_opts *o, const char *outdir,
+		const struct file_digests *digests, const char fp[33], const char frame[33],
+		struct diags *d, struct build_stats *st);
+
+#endif

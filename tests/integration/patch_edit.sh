@@ -1,0 +1,75 @@
+#!/bin/sh
+# An edit of documents' prose is patched into their pages (build_patch.h):
+# the summary says so, and after every edit the site equals a clean
+# single-threaded build's. Edits the model sees (a citation's entry, a
+# heading, a new file), a damaged record and --force build in full.
+set -eu
+d=$(mktemp -d)
+trap 'rm -rf "$d"' EXIT
+cp -r content site.yml "$d/"
+md=$d/content/cuda-pytorch-index.md
+rst=$d/content/cuda-basics.rst
+build() { "$SSG" build -s "$d" -o "$d/out" "$@" 2>"$d/err"; }
+same_as_clean() {
+	rm -rf "$d/clean"
+	"$SSG" build -s "$d" -o "$d/clean" -j 1 -q --force 2>/dev/null
+	diff -r -x .ssg-build -x .ssg-pages -x .ssg-docs "$d/clean" "$d/out" >/dev/null ||
+		{ echo "after $1 the output differs from a clean build:"; diff -r -x .ssg-build -x .ssg-pages -x .ssg-docs "$d/clean" "$d/out" | head; exit 1; }
+}
+patched() { # patched N LABEL: the last build patched N pages
+	grep -q "; $1 pages\{0,1\} patched in place" "$d/err" ||
+		{ echo "$2: expected $1 page(s) patched"; cat "$d/err"; exit 1; }
+	same_as_clean "$2"
+}
+full() { # full LABEL: the last build was a whole one
+	grep -q '^built: ' "$d/err" || { echo "$2: no build"; cat "$d/err"; exit 1; }
+	if grep -q 'patched in place' "$d/err"; then echo "$1: patched, expected a whole build"; cat "$d/err"; exit 1; fi
+	same_as_clean "$1"
+}
+
+build
+cp "$md" "$d/first.md"
+printf '\n\nOne more paragraph, with *emphasis*.\n' >> "$md"
+build; patched 1 "a new paragraph"
+grep -q 'One more paragraph, with <em>emphasis</em>' "$d/out/cuda-pytorch-index/index.html"
+# the warnings are those of the last build, in order
+grep -v '^built: ' "$d/err" > "$d/w"
+[ -s "$d/w" ] || { echo "the portal was expected to have warnings"; exit 1; }
+printf '\n\nAnd a second one.\n' >> "$md"
+build; patched 1 "a second edit of the same document"
+build; grep -q '^up to date: ' "$d/err" || { echo "the build after a patch was not up to date"; cat "$d/err"; exit 1; }
+grep -v '^up to date: ' "$d/err" | cmp -s - "$d/w" || { echo "a patched build lost its warnings"; exit 1; }
+
+# reStructuredText, and two documents at once
+printf '\n\nA closing paragraph in reStructuredText.\n' >> "$rst"
+printf '\n\nAnd a third one.\n' >> "$md"
+build; patched 2 "two documents edited"
+grep -q 'A closing paragraph in reStructuredText' "$d/out/cuda-basics/index.html"
+
+# back to the first version, and a whole build that sees the page as it
+# first was: the patched page's digest was forgotten, so it is rendered again
+cp "$d/first.md" "$md"
+mkdir -p "$d/content/files" && echo 'x' > "$d/content/files/new.txt"
+build; full "a reverted document and a new static file"
+
+# an edit the model sees: a citation's entry goes on in the next line
+printf -- '- [An entry](https://example.org/entry) - its description\n' >> "$md"
+build; full "a new citation"
+printf 'that goes on here.\n' >> "$md"
+build; full "a longer entry"
+# a heading
+printf '\n## A new section\n\nText.\n' >> "$md"
+build; full "a new heading"
+
+# a record that does not match its page: refused, built in full
+printf '\n\nProse again.\n' >> "$md"
+build; patched 1 "prose again"
+sed -i 's/^\([0-9a-f]*\) [0-9]* \([0-9]*\) cuda-pytorch-index.md/\1 7 \2 cuda-pytorch-index.md/' "$d/out/.ssg-docs"
+printf '\n\nProse once more.\n' >> "$md"
+build; full "a damaged record"
+printf '\n\nAnd once more.\n' >> "$md"
+build --force; full "--force"
+
+# nothing is left beside the output
+ls -a "$d" | grep -q 'state-' && { echo "a patch left a temporary file:"; ls -a "$d"; exit 1; }
+echo "patch_edit: ok"

@@ -1,0 +1,111 @@
+/* fingerprint: the cache of digests by stat. A file whose stat is unchanged
+ * and settled is not read again; an edit that keeps the size and the mtime
+ * is still seen (ctime moves); a file changed within a second of the last
+ * run is read again; a damaged cache is read as empty. */
+#include "testutil.h"
+#include "fingerprint.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+static char dir[64];
+
+static void put(const char *rel, const char *text)
+{
+	char p[128];
+	snprintf(p, sizeof p, "%s/%s", dir, rel);
+	/* in place: the same inode */
+	int fd = open(p, O_WRONLY | O_CREAT, 0644);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+}
+
+/* One run: the manifest of content/, and how many files it read. */
+static size_t run(struct buf *m, bool trust, struct file_digests *keep)
+{
+	buf_reset(m);
+	struct fingerprint_cache *c = fingerprint_cache_open(dir, trust);
+	struct fingerprint_walk how = {.keep = keep, .cache = c};
+	fingerprint_tree_keep(m, dir, "content", 2, &how);
+	size_t reads = fingerprint_cache_reads(c);
+	fingerprint_cache_close(c);
+	return reads;
+}
+
+static void settle(void)
+{
+	/* what a run looked at becomes trusted a second later */
+	struct timespec t = {1, 200000000};
+	nanosleep(&t, NULL);
+}
+
+static void test_known_by_stat(void **state)
+{
+	(void)state;
+	strcpy(dir, "/tmp/ssg-fp-XXXXXX");
+	assert_non_null(mkdtemp(dir));
+	char sub[96];
+	snprintf(sub, sizeof sub, "%s/content", dir);
+	assert_int_equal(mkdir(sub, 0755), 0);
+	put("content/a.md", "hello");
+	put("content/b.md", "world");
+	settle();
+	struct buf m1 = BUF_INIT, m2 = BUF_INIT;
+	assert_int_equal(run(&m1, true, NULL), 2); /* no cache yet */
+	assert_int_equal(run(&m2, true, NULL), 0); /* both known */
+	assert_int_equal(m1.n, m2.n);
+	assert_memory_equal(m1.p, m2.p, m1.n);
+	assert_int_equal(run(&m2, false, NULL), 2); /* not trusted: both read */
+
+	/* same size, same mtime, other bytes */
+	char a[128];
+	snprintf(a, sizeof a, "%s/content/a.md", dir);
+	struct stat st;
+	assert_int_equal(stat(a, &st), 0);
+	put("content/a.md", "jello");
+	struct timespec times[2] = {st.st_atim, st.st_mtim};
+	assert_int_equal(utimensat(AT_FDCWD, a, times, 0), 0);
+	struct file_digests keep = {0};
+	assert_int_equal(run(&m2, true, &keep), 1);
+	assert_true(m1.n != m2.n || memcmp(m1.p, m2.p, m1.n));
+	unsigned long long got[2], want[2];
+	char rel[] = "content/a.md";
+	assert_true(file_digests_get(&keep, rel, got));
+	assert_int_equal(fingerprint_file_digest(a, want), 0);
+	assert_memory_equal(got, want, sizeof got);
+	file_digests_free(&keep);
+	/* a.md changed within a second of that run: read again, until settled */
+	assert_int_equal(run(&m2, true, NULL), 1);
+	settle();
+	assert_int_equal(run(&m2, true, NULL), 1);
+	assert_int_equal(run(&m2, true, NULL), 0);
+
+	/* a damaged cache is no cache */
+	char cache[128];
+	snprintf(cache, sizeof cache, "%s/.ssg-cache/files.bin", dir);
+	assert_int_equal(truncate(cache, 40), 0);
+	assert_int_equal(run(&m2, true, NULL), 2);
+	int fd = open(cache, O_WRONLY | O_TRUNC);
+	assert_true(fd >= 0);
+	/* a count of files far beyond what the file holds */
+	static const char lie[] = "ssg-stat 1\n\0\0\0\0\0\0\0\0\xff\xff\xff\xff\xff\xff\xff\x0f";
+	assert_int_equal(write(fd, lie, sizeof lie - 1), (ssize_t)(sizeof lie - 1));
+	close(fd);
+	assert_int_equal(run(&m2, true, NULL), 2);
+	buf_free(&m1);
+	buf_free(&m2);
+	char cmd[128];
+	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_known_by_stat),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,142 @@
+/* html: a document's body finished without the model (html_relink_body)
+ * equals the body html_finish_body makes, for a document whose prose changed
+ * and whose citations and links did not; anything it cannot vouch for is
+ * refused. */
+#include "testutil.h"
+#include "extract.h"
+#include "html.h"
+#include "md.h"
+
+static const char *const text =
+	"# Kernels\n\nSome prose first, long enough to be a paragraph.\n\n"
+	"## Papers\n"
+	"- [Flash](https://arxiv.org/abs/2205.14135) - fast attention\n"
+	"- [Lonely](https://example.org/lonely) - cited here alone\n"
+	"- [Other](https://example.org/other)[next doc](next.md) glued together\n"
+	"- [missing](gone.md), [here](#papers) and [a file](files/a.pdf)\n";
+
+static struct resource res[3] = {
+	{.slug = "flash", .ndocs = 3, .has_page = true},
+	{.slug = "lonely", .ndocs = 1, .has_page = false, .index_page = "resources/l/"},
+	{.slug = "other", .ndocs = 2, .has_page = true},
+};
+
+/* The marked body of text (+ extra) as read, in *d (the caller frees). */
+static char *marked(struct doc *d, const char *extra_before, const char *extra_after)
+{
+	char *t = malloc(strlen(text) + strlen(extra_before) + strlen(extra_after) + 1);
+	strcpy(t, extra_before);
+	strcat(t, text);
+	strcat(t, extra_after);
+	memset(d, 0, sizeof *d);
+	d->relpath = strdup("k.md");
+	d->shown = strdup("content/k.md");
+	d->tree = md_parse(t, strlen(t), d->shown, false, &d->diags);
+	free(t);
+	extract_doc(d);
+	return html_render_body(d);
+}
+
+/* What the model would say of the document's citations and links. */
+static void resolve(struct doc *d)
+{
+	assert_int_equal(d->ncites, 3);
+	for (size_t i = 0; i < d->ncites; i++)
+		d->cites[i].resource = (long)i;
+	assert_int_equal(d->nilinks, 4);
+	d->ilinks[0].target = 1;
+	d->ilinks[1].target = -1;
+	d->ilinks[1].missing = true;
+	d->ilinks[2].target = 0;
+	d->ilinks[2].anchor = strdup("papers");
+	d->ilinks[3].target = -1;
+	d->ilinks[3].resolved = strdup("files/a.pdf");
+}
+
+static char *finish(struct doc *d, const char *body)
+{
+	struct doc docs[2] = {*d, {.url = "next/"}};
+	docs[0].url = "k/";
+	struct site s = {.docs = docs, .ndocs = 2, .res = res, .nres = 3};
+	return html_finish_body(&s, 0, body, "../");
+}
+
+static void test_prose_edit_relinked(void **state)
+{
+	(void)state;
+	struct doc was, now;
+	char *old_marked = marked(&was, "", "");
+	resolve(&was);
+	char *old_final = finish(&was, old_marked);
+	/* the badges and links are there to be learnt */
+	assert_non_null(strstr(old_final, "+2</a>"));
+	assert_non_null(strstr(old_final, "class=\"broken-link\""));
+	char *new_marked = marked(&now, "", "\nA new closing paragraph, *emphasised*.\n");
+	resolve(&now);
+	char *want = finish(&now, new_marked);
+	char *got = html_relink_body(old_marked, old_final, strlen(old_final), new_marked);
+	assert_non_null(got);
+	assert_string_equal(got, want);
+	assert_non_null(strstr(got, "<em>emphasised</em>"));
+	/* and back again */
+	char *back = html_relink_body(new_marked, want, strlen(want), old_marked);
+	assert_string_equal(back, old_final);
+	free(back);
+	free(got);
+	free(want);
+	free(new_marked);
+	free(old_final);
+	free(old_marked);
+	doc_free(&now);
+	doc_free(&was);
+}
+
+static void test_refusals(void **state)
+{
+	(void)state;
+	struct doc was;
+	char *old_marked = marked(&was, "", "");
+	resolve(&was);
+	char *fin = finish(&was, old_marked);
+	size_t n = strlen(fin);
+	/* a body that is not this one finished: cut, or one byte changed */
+	assert_null(html_relink_body(old_marked, fin, n - 1, old_marked));
+	char *other = strdup(fin);
+	other[n / 2] ^= 1;
+	assert_null(html_relink_body(old_marked, other, n, old_marked));
+	/* a badge whose end is missing */
+	char *cut = strstr(other, "+2</a>");
+	strcpy(other, fin);
+	cut = strstr(other, "+2</a>");
+	memmove(cut, cut + 6, strlen(cut + 6) + 1);
+	assert_null(html_relink_body(old_marked, other, strlen(other), old_marked));
+	/* a new body with a citation the old one lacks */
+	const char *more = "\x1e" "C7\x1f";
+	char *with = malloc(strlen(old_marked) + 8);
+	strcpy(with, old_marked);
+	strcat(with, more);
+	assert_null(html_relink_body(old_marked, fin, n, with));
+	/* a malformed marker on either side */
+	strcpy(with, old_marked);
+	strcat(with, "\x1e" "Q1\x1f");
+	assert_null(html_relink_body(old_marked, fin, n, with));
+	assert_null(html_relink_body(with, fin, n, old_marked));
+	/* unchanged: the same body */
+	char *same = html_relink_body(old_marked, fin, n, old_marked);
+	assert_string_equal(same, fin);
+	free(same);
+	free(with);
+	free(other);
+	free(fin);
+	free(old_marked);
+	doc_free(&was);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_prose_edit_relinked),
+		cmocka_unit_test(test_refusals),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
