@@ -81,21 +81,33 @@ clean() {  # clean builds, the output folder removed before each run
 }
 
 edit() {  # one document edited, then built: ssg's incremental build, Hugo's build
+	# Two kinds of edit: a line appended to the last entry of the document's
+	# list (it goes on that entry's description, which the model sees: a whole
+	# incremental build), and a paragraph of prose appended after the list
+	# (patched into the document's page: build_patch.h).
 	local doc=00000-megatron-references.md
 	cp "$B/c10000/content/$doc" "$B/edit-c.md"
 	cp "$B/h10000/content/$doc" "$B/edit-h.md"
-	for where in tmpfs disk; do
-		local o=$B/oe
-		[ $where = tmpfs ] && o=$T/oe
-		rm -rf "$o" "$o-h"
-		"$SSG" build -q -s "$B/c10000" -o "$o" 2>/dev/null
-		hugo --quiet --source "$B/h10000" --destination "$o-h"
-		hf edit-$where-10000 --warmup 1 --runs "$RUNS" \
-			--prepare "echo \"Edited at \$(date +%s%N).\" >> $B/c10000/content/$doc" \
-			-n "ssg 10000 one edit $where" "$SSG build -q -s $B/c10000 -o $o" \
-			--prepare "echo \"Edited at \$(date +%s%N).\" >> $B/h10000/content/$doc" \
-			-n "hugo 10000 one edit $where" "hugo --quiet --source $B/h10000 --destination $o-h"
-		rm -rf "$o" "$o-h"
+	for kind in entry prose; do
+		local line='echo "Edited at $(date +%s%N)."'
+		[ $kind = prose ] && line='printf "\n\nEdited at %s.\n" "$(date +%s%N)"'
+		for where in tmpfs disk; do
+			local o=$B/oe
+			[ $where = tmpfs ] && o=$T/oe
+			rm -rf "$o" "$o-h"
+			cp "$B/edit-c.md" "$B/c10000/content/$doc"
+			cp "$B/edit-h.md" "$B/h10000/content/$doc"
+			"$SSG" build -q -s "$B/c10000" -o "$o" 2>/dev/null
+			hugo --quiet --source "$B/h10000" --destination "$o-h"
+			local name=edit-$where-10000
+			[ $kind = prose ] && name=edit-prose-$where-10000
+			hf $name --warmup 1 --runs "$RUNS" \
+				--prepare "$line >> $B/c10000/content/$doc" \
+				-n "ssg 10000 one $kind edit $where" "$SSG build -q -s $B/c10000 -o $o" \
+				--prepare "$line >> $B/h10000/content/$doc" \
+				-n "hugo 10000 one $kind edit $where" "hugo --quiet --source $B/h10000 --destination $o-h"
+			rm -rf "$o" "$o-h"
+		done
 	done
 	cp "$B/edit-c.md" "$B/c10000/content/$doc"
 	cp "$B/edit-h.md" "$B/h10000/content/$doc"

@@ -341,6 +341,23 @@ static void put_doc_page(struct buf *b, const struct doc_page_rec *r)
 	buf_putc(b, '\n');
 }
 
+/* 32 hex digits at p (two 64-bit halves); false when they are not there. */
+static bool parse_digest(const char *p, unsigned long long d[2])
+{
+	for (int h = 0; h < 2; h++) {
+		unsigned long long v = 0;
+		for (int k = 0; k < 16; k++) {
+			char c = p[h * 16 + k];
+			int x = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+			if (x < 0)
+				return false;
+			v = v << 4 | (unsigned)x;
+		}
+		d[h] = v;
+	}
+	return true;
+}
+
 int doc_pages_load(struct doc_pages *p, const char *outdir, const char frame[33])
 {
 	char *file = path_join(outdir, BUILD_DOCS_FILE);
@@ -359,12 +376,16 @@ int doc_pages_load(struct doc_pages *p, const char *outdir, const char frame[33]
 	for (; *line && (next = strchr(line, '\n')); line = next + 1) {
 		*next = '\0';
 		unsigned long long d[2];
-		long at, len;
-		int used = 0;
-		if (sscanf(line, "%16llx%16llx %ld %ld %n", &d[0], &d[1], &at, &len, &used) != 4 ||
-		    used < 36)
+		char *rest;
+		if (!parse_digest(line, d) || line[32] != ' ')
 			continue;
-		char *rest = line + used;
+		long at = strtol(line + 33, &rest, 10);
+		if (*rest != ' ')
+			continue;
+		long len = strtol(rest + 1, &rest, 10);
+		if (*rest != ' ' || len < 0)
+			continue;
+		rest++;
 		char *rel = take_field(&rest), *page = take_field(&rest);
 		if (rel && page)
 			doc_pages_add(p, rel, page, d, at, len);

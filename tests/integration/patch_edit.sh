@@ -67,6 +67,12 @@ build; patched 1 "prose again"
 sed -i 's/^\([0-9a-f]*\) [0-9]* \([0-9]*\) cuda-pytorch-index.md/\1 7 \2 cuda-pytorch-index.md/' "$d/out/.ssg-docs"
 printf '\n\nProse once more.\n' >> "$md"
 build; full "a damaged record"
+# records that are garbage, or point past the page's end: refused too
+printf '\n\nProse, and again.\n' >> "$md"
+build; patched 1 "prose, and again"
+printf 'zz not a record\n%032d 99999999999999 5 cuda-pytorch-index.md\tcuda-pytorch-index/index.html\n' 0 >> "$d/out/.ssg-docs"
+printf '\n\nProse after garbage.\n' >> "$md"
+build; full "records past the page's end"
 printf '\n\nAnd once more.\n' >> "$md"
 build --force; full "--force"
 
