@@ -8,7 +8,10 @@
 # Usage: sh scripts/bench-serve.sh [small] [big]      (default: both)
 # Environment: SSG (./ssg), B (work dir, /tmp/bench), SERVE_TMP (TMPDIR given
 # to serve, i.e. where its private build goes; /dev/shm), DURATION (30),
-# CONNS (64), WRK_THREADS (2), EDITS (20), WRK_BIG (1: wrk on the big site too).
+# CONNS (64), WRK_THREADS (2), EDITS (20), WRK_BIG (1: wrk on the big site too),
+# EDIT (entry: each save appends a line right after the file's last line,
+# which goes on its last list entry, a change the model sees; prose: a
+# paragraph of its own, which the build patches into the document's page).
 # Needs wrk (Debian package wrk) and python3. Nothing in the repository is
 # modified: the small site is copied and the edited corpus file is restored.
 set -eu
@@ -26,6 +29,7 @@ CONNS=${CONNS:-64}
 WRK_THREADS=${WRK_THREADS:-2}
 EDITS=${EDITS:-20}
 WRK_BIG=${WRK_BIG:-1}
+EDIT=${EDIT:-entry}
 STEPS=${*:-small big}
 
 command -v wrk >/dev/null || { echo "bench-serve: wrk is missing (apt-get install wrk)" >&2; exit 1; }
@@ -39,7 +43,7 @@ echo "# ssg serve bench $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) CPUs, load $(cut -
 LAT=$B/serve-latency.py
 cat >"$LAT" <<'EOF'
 import socket, statistics, sys, time
-port, path, edits = int(sys.argv[1]), sys.argv[2], int(sys.argv[3])
+port, path, edits, kind = int(sys.argv[1]), sys.argv[2], int(sys.argv[3]), sys.argv[4]
 s = socket.create_connection(("127.0.0.1", port))
 s.sendall(b"GET /__ssg/events HTTP/1.1\r\nHost: x\r\n\r\n")
 f = s.makefile("rb")
@@ -62,14 +66,14 @@ try:
         time.sleep(0.5)
         t0 = time.monotonic()
         with open(path, "ab") as out:
-            out.write(b"\nBenchmark edit %d.\n" % i)
+            out.write((b"\n\n" if kind == "prose" else b"") + b"Benchmark edit %d.\n" % i)
         wait_reload(900)
         times.append((time.monotonic() - t0) * 1000)
 finally:
     with open(path, "wb") as out:
         out.write(original)
-print("save -> reload event: median %.0f ms, min %.0f, max %.0f (n=%d)"
-      % (statistics.median(times), min(times), max(times), len(times)))
+print("save -> reload event (%s edits): median %.0f ms, min %.0f, max %.0f (n=%d)"
+      % (kind, statistics.median(times), min(times), max(times), len(times)))
 EOF
 
 SERVE_PID=
@@ -124,7 +128,7 @@ for step in $STEPS; do
 		bench_wrk "home page /" "http://127.0.0.1:$PORT/"
 		bench_wrk "asset /assets/style.css" "http://127.0.0.1:$PORT/assets/style.css"
 		doc=$(ls "$site/content" | grep '\.md$' | head -1)
-		python3 "$LAT" "$PORT" "$site/content/$doc" "$EDITS" | sed 's/^/  /' | tee -a "$LOG"
+		python3 "$LAT" "$PORT" "$site/content/$doc" "$EDITS" "$EDIT" | sed 's/^/  /' | tee -a "$LOG"
 		stop_serve
 		;;
 	big)
@@ -134,7 +138,7 @@ for step in $STEPS; do
 		echo "big: generated corpus, 10,000 documents ($corpus)" | tee -a "$LOG"
 		start_serve "$corpus"
 		[ "$WRK_BIG" = 1 ] && bench_wrk "home page /" "http://127.0.0.1:$PORT/"
-		python3 "$LAT" "$PORT" "$corpus/content/05000-$(ls "$corpus/content" | sed -n 's/^05000-//p' | head -1)" "$EDITS" |
+		python3 "$LAT" "$PORT" "$corpus/content/05000-$(ls "$corpus/content" | sed -n 's/^05000-//p' | head -1)" "$EDITS" "$EDIT" |
 			sed 's/^/  /' | tee -a "$LOG"
 		stop_serve
 		;;

@@ -106,7 +106,7 @@ edit() {  # one document edited, then built: ssg's incremental build, Hugo's bui
 				-n "ssg 10000 one $kind edit $where" "$SSG build -q -s $B/c10000 -o $o" \
 				--prepare "$line >> $B/h10000/content/$doc" \
 				-n "hugo 10000 one $kind edit $where" "hugo --quiet --source $B/h10000 --destination $o-h"
-			rm -rf "$o" "$o-h"
+			rm -rf "$o" "$o-h" "$(dirname "$o")/.oe.ssg-spare"
 		done
 	done
 	cp "$B/edit-c.md" "$B/c10000/content/$doc"
