@@ -90,24 +90,31 @@ static char *take_field(char **p)
 	return start;
 }
 
-static char *state_path(const char *outdir) { return path_join(outdir, BUILD_STATE_FILE); }
-
+/* Read outdir/name into b when it starts with head, a 32-digit digest and a
+ * newline: the digest must be `digest`, or any when digest is NULL. Returns
+ * where the rest starts, or 0 (b then empty) when the file is not so. */
+static size_t read_headed(const char *outdir, const char *name, const char *head,
+			  const char *digest, struct buf *b)
+{
+	char *file = path_join(outdir, name);
+	int rc = buf_read_regular(b, file, 1u << 28);
+	free(file);
+	size_t hl = strlen(head), wl = hl + 33;
+	if (rc || b->n < wl || strncmp(b->p, head, hl) || b->p[wl - 1] != '\n' ||
+	    (digest && strncmp(b->p + hl, digest, 32))) {
+		buf_free(b);
+		return 0;
+	}
+	return wl;
+}
 
 /* Read outdir's state into d and st; with fp, only when it is that build's. */
 static int read_state(const char *outdir, const char *fp, struct diags *d, struct build_stats *st)
 {
-	char *file = state_path(outdir);
 	struct buf b = BUF_INIT;
-	int rc = buf_read_regular(&b, file, 1u << 28);
-	free(file);
-	char want[64];
-	snprintf(want, sizeof want, STATE_MAGIC "\nfingerprint %s\n",
-		 fp ? fp : "00000000000000000000000000000000");
-	size_t wl = strlen(want);
-	if (rc || b.n < wl || strncmp(b.p, want, fp ? wl : wl - 33)) {
-		buf_free(&b);
+	size_t wl = read_headed(outdir, BUILD_STATE_FILE, STATE_MAGIC "\nfingerprint ", fp, &b);
+	if (!wl)
 		return -1;
-	}
 	struct build_stats got = {0};
 	struct diags found = DIAGS_INIT;
 	char *line = b.p + wl, *next;
@@ -269,14 +276,9 @@ bool page_digests_same(const struct page_digests *p, const char *path,
 
 void page_digests_load(struct page_digests *p, const char *outdir, const char env[33])
 {
-	char *file = path_join(outdir, BUILD_PAGES_FILE);
 	struct buf b = BUF_INIT;
-	int rc = buf_read_regular(&b, file, 1u << 28);
-	free(file);
-	char want[64];
-	snprintf(want, sizeof want, PAGES_MAGIC " %s\n", env);
-	size_t wl = strlen(want);
-	if (rc == 0 && b.n >= wl && !strncmp(b.p, want, wl)) {
+	size_t wl = read_headed(outdir, BUILD_PAGES_FILE, PAGES_MAGIC " ", env, &b);
+	if (wl) {
 		char *line = b.p + wl, *next;
 		for (; *line && (next = strchr(line, '\n')); line = next + 1) {
 			*next = '\0';
@@ -360,18 +362,10 @@ static bool parse_digest(const char *p, unsigned long long d[2])
 
 int doc_pages_load(struct doc_pages *p, const char *outdir, const char frame[33])
 {
-	char *file = path_join(outdir, BUILD_DOCS_FILE);
 	struct buf b = BUF_INIT;
-	int rc = buf_read_regular(&b, file, 1u << 28);
-	free(file);
-	char want[64];
-	snprintf(want, sizeof want, DOCS_MAGIC " %s\n",
-		 frame ? frame : "00000000000000000000000000000000");
-	size_t wl = strlen(want);
-	if (rc || b.n < wl || strncmp(b.p, want, frame ? wl : wl - 33)) {
-		buf_free(&b);
+	size_t wl = read_headed(outdir, BUILD_DOCS_FILE, DOCS_MAGIC " ", frame, &b);
+	if (!wl)
 		return -1;
-	}
 	char *line = b.p + wl, *next;
 	for (; *line && (next = strchr(line, '\n')); line = next + 1) {
 		*next = '\0';
