@@ -26,7 +26,6 @@ struct patch {
 };
 
 struct patch_job {
-	const struct build_opts *o;
 	const char *src, *outdir;
 	const struct file_digests *digests;
 	struct doc_pages recs;
@@ -112,6 +111,8 @@ static bool make_pages(struct patch_job *j)
 		ok = ok && buf_read_regular(&page, file, 1u << 28) == 0 &&
 		     (size_t)p->was->at + (size_t)p->was->len <= page.n;
 		free(file);
+		/* an empty body may read differently to a template: not patched */
+		ok = ok && was.body && *was.body && now->body && *now->body;
 		char *body = ok ? html_relink_body(was.body, page.p + p->was->at,
 						   (size_t)p->was->len, now->body)
 				: NULL;
@@ -198,7 +199,7 @@ int build_patch(const struct build_opts *o, const char *outdir,
 		struct diags *d, struct build_stats *st)
 {
 	double t0 = now_ms();
-	struct patch_job j = {.o = o, .src = o->source ? o->source : ".", .outdir = outdir,
+	struct patch_job j = {.src = o->source ? o->source : ".", .outdir = outdir,
 			      .digests = digests};
 	struct diags last = DIAGS_INIT;
 	struct build_stats was;
