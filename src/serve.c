@@ -734,6 +734,9 @@ static void rebuild(struct server *srv, const struct serve_opts *o)
 		fprintf(stderr, "build failed (%zu errors): %s\n", st.errors,
 			srv->site_gen ? "still serving the last good site"
 				      : "no site to serve yet");
+	else if (!o->quiet && st.patched)
+		fprintf(stderr, "built %zu documents, %zu pages in %.0f ms (%zu page%s patched in place)\n",
+			st.docs, st.pages, st.ms, st.patched, st.patched == 1 ? "" : "s");
 	else if (!o->quiet)
 		fprintf(stderr, "built %zu documents, %zu pages in %.0f ms\n", st.docs, st.pages,
 			st.ms);

@@ -358,6 +358,19 @@ def run(top):
         print("reload after an edit: %.0f ms" % ((time.monotonic() - t0) * 1000))
         _, _, body = request(port, "GET", "/alpha/")
         check(b"Edited paragraph one." in body, "the edit is not served after reload")
+        # that paragraph became alpha's description (its first of 20 characters
+        # or more), which other pages show: a whole build. Another paragraph is
+        # prose only: serve builds through build's path, which patches it
+        check(not any("patched in place" in e for e in errs),
+              "a new description was patched in place: %r" % errs[-3:])
+        with open(os.path.join(site, "content", "alpha.md"), "a", encoding="utf-8") as f:
+            f.write("\nEdited paragraph two, prose only.\n")
+        ev.wait("reload")
+        _, _, body = request(port, "GET", "/alpha/")
+        check(b"Edited paragraph two, prose only." in body, "the prose edit is not served")
+        time.sleep(0.1)
+        check(any("1 page patched in place" in e for e in errs),
+              "the prose edit was not patched in place: %r" % errs[-3:])
 
         # an editor-style save: temp file renamed over the original
         tmpf = os.path.join(site, "content", ".beta.md.swp")
