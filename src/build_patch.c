@@ -10,7 +10,6 @@
 #include "source.h"
 #include "xalloc.h"
 
-#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,8 +44,10 @@ static bool find_edits(struct patch_job *j)
 	const struct file_digests *g = j->digests;
 	j->all = xcalloc(g->n + 1, sizeof *j->all);
 	for (size_t i = 0; i < g->n; i++) {
-		const char *rel = g->paths[i] + strlen("content/");
-		if (strncmp(g->paths[i], "content/", 8) || !source_is_document(rel))
+		if (strncmp(g->paths[i], "content/", 8))
+			continue;
+		const char *rel = g->paths[i] + 8;
+		if (!source_is_document(rel))
 			continue;
 		j->all[j->nall++] = rel;
 		const struct doc_page_rec *r = doc_pages_find(&j->recs, rel);
@@ -67,8 +68,68 @@ static bool find_edits(struct patch_job *j)
 	return j->n > 0 && j->recs.index.n == j->nall;
 }
 
-/* Read the edited documents again; each must give the record it gave, and
- * its new body must fit where the old one was. */
+/* Whether two versions of a document show the same to the model. */
+static bool same_record(const struct doc *was, const struct doc *now)
+{
+	struct buf a = BUF_INIT, b = BUF_INIT;
+	doc_cache_record(&a, was);
+	doc_cache_record(&b, now);
+	bool same = a.n == b.n && !memcmp(a.p, b.p, a.n);
+	buf_free(&a);
+	buf_free(&b);
+	return same;
+}
+
+/* Write the page's bytes with body in place of [at, at + len) to a new
+ * file beside the output folder: p->tmp. */
+static bool write_beside(struct patch_job *j, size_t k, const struct buf *page, const char *body)
+{
+	struct patch *p = &j->p[k];
+	size_t at = (size_t)p->was->at, len = (size_t)p->was->len, n = strlen(body);
+	size_t rest = page->n - at - len;
+	p->tmp = xasprintf("%s" OUTPUT_STATE_TMP "%ld-patch-%zu", j->outdir, (long)getpid(), k);
+	unlink(p->tmp);
+	int fd = open(p->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	FILE *f = fd >= 0 ? fdopen(fd, "wb") : NULL;
+	if (fd >= 0 && !f)
+		close(fd);
+	bool ok = f && fwrite(page->p, 1, at, f) == at && fwrite(body, 1, n, f) == n &&
+		  fwrite(page->p + at + len, 1, rest, f) == rest;
+	if (f && fclose(f))
+		ok = false;
+	p->now.len = (long)n;
+	j->delta += (long long)n - p->was->len;
+	return ok;
+}
+
+/* Edited document k, read again (now): it must give the record its cached
+ * version gave, and its new body must fit where the old one lies. */
+static bool patch_one(struct patch_job *j, size_t k, const struct doc_cache *cache,
+		      const struct doc *now)
+{
+	struct patch *p = &j->p[k];
+	struct doc was = {0};
+	was.relpath = xstrdup(p->was->relpath);
+	struct buf page = BUF_INIT;
+	char *file = path_join(j->outdir, p->was->page);
+	bool ok = now->ok && doc_cache_get(cache, was.relpath, p->was->digest, &was) &&
+		  same_record(&was, now) && buf_read_regular(&page, file, 1u << 28) == 0 &&
+		  (size_t)p->was->at + (size_t)p->was->len <= page.n &&
+		  /* an empty body may read differently to a template: not patched */
+		  was.body && *was.body && now->body && *now->body;
+	free(file);
+	char *body = ok ? html_relink_body(was.body, page.p + p->was->at, (size_t)p->was->len,
+					   now->body)
+			: NULL;
+	ok = body && write_beside(j, k, &page, body);
+	free(body);
+	buf_free(&page);
+	doc_free(&was);
+	return ok;
+}
+
+/* Read the edited documents again and make their new pages; the document
+ * cache gets their new entries. */
 static bool make_pages(struct patch_job *j)
 {
 	struct site *s = &j->s;
@@ -92,57 +153,10 @@ static bool make_pages(struct patch_job *j)
 	char *content = path_join(j->src, "content");
 	site_read_fresh(s, content, rels, j->n, fresh);
 	free(content);
-	bool ok = cache.valid;
-	struct buf a = BUF_INIT, b = BUF_INIT, page = BUF_INIT;
-	for (size_t k = 0; ok && k < j->n; k++) {
-		struct patch *p = &j->p[k];
-		struct doc *now = &s->docs[k], was = {0};
-		was.relpath = xstrdup(p->was->relpath);
-		ok = now->ok && doc_cache_get(&cache, was.relpath, p->was->digest, &was);
-		buf_reset(&a);
-		buf_reset(&b);
-		if (ok) {
-			doc_cache_record(&a, &was);
-			doc_cache_record(&b, now);
-			ok = a.n == b.n && !memcmp(a.p, b.p, a.n);
-		}
-		char *file = path_join(j->outdir, p->was->page);
-		buf_reset(&page);
-		ok = ok && buf_read_regular(&page, file, 1u << 28) == 0 &&
-		     (size_t)p->was->at + (size_t)p->was->len <= page.n;
-		free(file);
-		/* an empty body may read differently to a template: not patched */
-		ok = ok && was.body && *was.body && now->body && *now->body;
-		char *body = ok ? html_relink_body(was.body, page.p + p->was->at,
-						   (size_t)p->was->len, now->body)
-				: NULL;
-		doc_free(&was);
-		if (!body) {
-			ok = false;
-			break;
-		}
-		size_t len = strlen(body);
-		p->now.len = (long)len;
-		j->delta += (long long)len - p->was->len;
-		/* the new page, beside the output folder until it goes in */
-		p->tmp = xasprintf("%s" OUTPUT_STATE_TMP "%ld-patch-%zu", j->outdir, (long)getpid(), k);
-		unlink(p->tmp);
-		int fd = open(p->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-		FILE *f = fd >= 0 ? fdopen(fd, "wb") : NULL;
-		if (fd >= 0 && !f)
-			close(fd);
-		size_t rest = page.n - (size_t)p->was->at - (size_t)p->was->len;
-		ok = f && fwrite(page.p, 1, (size_t)p->was->at, f) == (size_t)p->was->at &&
-		     fwrite(body, 1, len, f) == len &&
-		     fwrite(page.p + p->was->at + p->was->len, 1, rest, f) == rest;
-		if (f && fclose(f))
-			ok = false;
-		free(body);
-	}
-	buf_free(&a);
-	buf_free(&b);
-	buf_free(&page);
 	free(rels);
+	bool ok = cache.valid;
+	for (size_t k = 0; ok && k < j->n; k++)
+		ok = patch_one(j, k, &cache, &s->docs[k]);
 	/* the new cache entries, in the places of their documents */
 	j->entries = xcalloc(j->nall + 1, sizeof *j->entries);
 	for (size_t k = 0, i = 0; k < j->n; k++) {
