@@ -91,6 +91,60 @@ static void test_prose_edit_relinked(void **state)
 	doc_free(&was);
 }
 
+/* Random prose before and after the entries (emphasis, code, entities,
+ * characters HTML escapes, a table): the relinked body always equals the
+ * body the model would finish. */
+static void test_random_prose(void **state)
+{
+	(void)state;
+	static const char *const words[] = {
+		"kernel", "*fast*", "`code <b>`", "&amp;", "a < b", "\"quoted\"", "**bold**",
+		"\n\n", "\n\n> quoted\n\n", "\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n",
+		"<span>raw</span>", "[not a link]", "\u00e9t\u00e9", "\n\n```c\nint x;\n```\n\n",
+		"#hash", "~~gone~~", "1.", "-",
+	};
+	struct doc was;
+	char *old_marked = marked(&was, "", "");
+	resolve(&was);
+	char *old_final = finish(&was, old_marked);
+	srand(7);
+	int checked = 0;
+	for (int round = 0; round < 200; round++) {
+		char before[512] = "", after[512] = "\n";
+		for (int k = rand() % 8; k > 0; k--) {
+			strcat(before, words[rand() % (sizeof words / sizeof *words)]);
+			strcat(before, " ");
+		}
+		if (*before)
+			strcat(before, "\n\n");
+		for (int k = rand() % 12; k > 0; k--) {
+			strcat(after, words[rand() % (sizeof words / sizeof *words)]);
+			strcat(after, " ");
+		}
+		struct doc now;
+		char *new_marked = marked(&now, before, after);
+		if (now.ncites != 3 || now.nilinks != 4) { /* the prose made a link: skip */
+			free(new_marked);
+			doc_free(&now);
+			continue;
+		}
+		resolve(&now);
+		char *want = finish(&now, new_marked);
+		char *got = html_relink_body(old_marked, old_final, strlen(old_final), new_marked);
+		assert_non_null(got);
+		assert_string_equal(got, want);
+		checked++;
+		free(got);
+		free(want);
+		free(new_marked);
+		doc_free(&now);
+	}
+	assert_true(checked >= 150);
+	free(old_final);
+	free(old_marked);
+	doc_free(&was);
+}
+
 static void test_refusals(void **state)
 {
 	(void)state;
@@ -136,6 +190,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_prose_edit_relinked),
+		cmocka_unit_test(test_random_prose),
 		cmocka_unit_test(test_refusals),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
