@@ -7,7 +7,6 @@
 #include "output.h"
 #include "path.h"
 #include "site_read.h"
-#include "source.h"
 #include "xalloc.h"
 
 #include <fcntl.h>
@@ -44,10 +43,8 @@ static bool find_edits(struct patch_job *j)
 	const struct file_digests *g = j->digests;
 	j->all = xcalloc(g->n + 1, sizeof *j->all);
 	for (size_t i = 0; i < g->n; i++) {
-		if (strncmp(g->paths[i], "content/", 8))
-			continue;
-		const char *rel = g->paths[i] + 8;
-		if (!source_is_document(rel))
+		const char *rel = doc_pages_document(g->paths[i]);
+		if (!rel)
 			continue;
 		j->all[j->nall++] = rel;
 		const struct doc_page_rec *r = doc_pages_find(&j->recs, rel);
@@ -66,18 +63,6 @@ static bool find_edits(struct patch_job *j)
 	/* every document the records know is still there, hashed as a file
 	 * (a symlinked one is not: it takes a whole build) */
 	return j->n > 0 && j->recs.index.n == j->nall;
-}
-
-/* Whether two versions of a document show the same to the model. */
-static bool same_record(const struct doc *was, const struct doc *now)
-{
-	struct buf a = BUF_INIT, b = BUF_INIT;
-	doc_cache_record(&a, was);
-	doc_cache_record(&b, now);
-	bool same = a.n == b.n && !memcmp(a.p, b.p, a.n);
-	buf_free(&a);
-	buf_free(&b);
-	return same;
 }
 
 /* Write the page's bytes with body in place of [at, at + len) to a new
@@ -113,7 +98,7 @@ static bool patch_one(struct patch_job *j, size_t k, const struct doc_cache *cac
 	struct buf page = BUF_INIT;
 	char *file = path_join(j->outdir, p->was->page);
 	bool ok = now->ok && doc_cache_get(cache, was.relpath, p->was->digest, &was) &&
-		  same_record(&was, now) && buf_read_regular(&page, file, 1u << 28) == 0 &&
+		  doc_cache_same_record(&was, now) && buf_read_regular(&page, file, 1u << 28) == 0 &&
 		  (size_t)p->was->at + (size_t)p->was->len <= page.n &&
 		  /* an empty body may read differently to a template: not patched */
 		  was.body && *was.body && now->body && *now->body;

@@ -4,7 +4,7 @@
  * When the inputs that changed since the site in place are only the bytes of
  * a few documents (the same files, templates, options and commit: the frame
  * fingerprint of build_state.h), and each of those documents still gives the
- * same record (doc_cache_record: metadata, title, description, headings,
+ * same record (doc_cache_same_record: metadata, title, description, headings,
  * anchors, citations with their entries, links, diagnostics: all that the
  * model and every other page see of it), then the model is the one that made
  * the site in place, and only those documents' pages change, in their body

@@ -318,6 +318,13 @@ void page_digests_free(struct page_digests *p)
 
 #define DOCS_MAGIC "ssg-docs 1"
 
+const char *doc_pages_document(const char *kept_path)
+{
+	if (strncmp(kept_path, "content/", 8))
+		return NULL;
+	return source_is_document(kept_path + 8) ? kept_path + 8 : NULL;
+}
+
 void doc_pages_add(struct doc_pages *p, const char *relpath, const char *page,
 		   const unsigned long long digest[2], long at, long len)
 {

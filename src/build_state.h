@@ -84,6 +84,9 @@ struct doc_pages {
 	size_t n, cap;
 };
 
+/* The path under content/ of a document whose digest a fingerprint kept
+ * ("content/a.md" gives "a.md"); NULL for any other file. */
+const char *doc_pages_document(const char *kept_path);
 void doc_pages_add(struct doc_pages *p, const char *relpath, const char *page,
 		   const unsigned long long digest[2], long at, long len);
 const struct doc_page_rec *doc_pages_find(const struct doc_pages *p, const char *relpath);

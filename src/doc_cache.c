@@ -145,9 +145,15 @@ void doc_cache_put(struct buf *out, const struct doc *d, const unsigned long lon
 	buf_free(&b);
 }
 
-void doc_cache_record(struct buf *out, const struct doc *d)
+bool doc_cache_same_record(const struct doc *a, const struct doc *b)
 {
-	put_doc(out, d, false);
+	struct buf x = BUF_INIT, y = BUF_INIT;
+	put_doc(&x, a, false);
+	put_doc(&y, b, false);
+	bool same = x.n == y.n && !memcmp(x.p, y.p, x.n);
+	buf_free(&x);
+	buf_free(&y);
+	return same;
 }
 
 void doc_cache_env(const char *source_dir, char env[33])

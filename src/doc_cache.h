@@ -40,10 +40,11 @@ void doc_cache_free(struct doc_cache *c);
 
 /* Append d's entry (as read, before the model touches it) to out. */
 void doc_cache_put(struct buf *out, const struct doc *d, const unsigned long long digest[2]);
-/* What the rest of the site may see of d: its entry without the body (and
- * without what the body alone gives: its word count and digest). Two
- * versions of a document with equal records make the same model. */
-void doc_cache_record(struct buf *out, const struct doc *d);
+/* Whether two versions of a document have the same record: what the rest
+ * of the site may see of them, which is their entry without the body (and
+ * without what the body alone gives: the word count and the digest). Two
+ * versions with the same record make the same model. */
+bool doc_cache_same_record(const struct doc *a, const struct doc *b);
 /* Bring the file up to date with a build's n documents: entries[i] is the
  * entry of relpaths[i] when it was read afresh, empty when c gave it (a
  * rewrite frees each entry once written; the caller frees the rest). New

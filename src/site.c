@@ -417,10 +417,8 @@ static void record_doc_pages(const struct site *s, const struct file_digests *di
 	for (size_t i = 0; i < s->ndocs; i++)
 		hash_put(&by_rel, s->docs[i].relpath, i);
 	for (size_t i = 0; i < digests->n; i++) {
-		if (strncmp(digests->paths[i], "content/", 8))
-			continue;
-		const char *rel = digests->paths[i] + 8;
-		if (!source_is_document(rel))
+		const char *rel = doc_pages_document(digests->paths[i]);
+		if (!rel)
 			continue;
 		size_t di;
 		const struct page_task *t = hash_get(&by_rel, rel, &di) ? of_doc[di] : NULL;
