@@ -13,7 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 /* One edited document on its way into its page. */
@@ -186,18 +185,10 @@ static bool put_pages(struct patch_job *j)
 	return ok;
 }
 
-static double now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1000.0 + (double)ts.tv_nsec / 1e6;
-}
-
 int build_patch(const struct build_opts *o, const char *outdir,
 		const struct file_digests *digests, const char fp[33], const char frame[33],
 		struct diags *d, struct build_stats *st)
 {
-	double t0 = now_ms();
 	struct patch_job j = {.src = o->source ? o->source : ".", .outdir = outdir,
 			      .digests = digests};
 	struct diags last = DIAGS_INIT;
@@ -209,7 +200,6 @@ int build_patch(const struct build_opts *o, const char *outdir,
 		was.unchanged = was.files - j.n;
 		was.bytes = (unsigned long long)((long long)was.bytes + j.delta);
 		was.patched = j.n;
-		was.read_ms = now_ms() - t0;
 		build_state_save(outdir, fp, &last, &was);
 		diags_take(d, &last);
 		*st = was;

@@ -503,6 +503,7 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 		file_digests_free(&digests);
 		free(outdir);
 		st->ms = now_ms() - t0;
+		st->read_ms = st->ms; /* a patch is all reading */
 		return 0;
 	}
 	struct site s;
