@@ -2,17 +2,30 @@
 #include "hash.h"
 #include "xalloc.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+/* Eight bytes a step (a byte a step was the hottest loop of the model):
+ * each word is mixed in by a multiply, and the end avalanches the bits into
+ * the low ones that pick a slot. */
 unsigned long long hash_str(const char *s)
 {
-	unsigned long long h = 1469598103934665603ULL;
-	for (; *s; s++) {
-		h ^= (unsigned char)*s;
-		h *= 1099511628211ULL;
+	size_t n = strlen(s);
+	uint64_t h = 0x9E3779B97F4A7C15ULL ^ n;
+	const char *p = s;
+	for (; n >= 8; p += 8, n -= 8) {
+		uint64_t w;
+		memcpy(&w, p, 8);
+		h = (h ^ w) * 0xFF51AFD7ED558CCDULL;
+		h ^= h >> 29;
 	}
-	return h ^ (h >> 29);
+	uint64_t w = 0;
+	memcpy(&w, p, n);
+	h = (h ^ w) * 0xC4CEB9FE1A85EC53ULL;
+	h ^= h >> 33;
+	h *= 0xFF51AFD7ED558CCDULL;
+	return h ^ (h >> 33);
 }
 
 static void insert_slot(struct hash_slot *slots, size_t cap, const char *key, size_t val,

@@ -170,10 +170,12 @@ static void put_badge(struct buf *b, const struct site *s, const struct citation
 		return;
 	const struct resource *r = &s->res[c->resource];
 	size_t others = r->ndocs - 1;
-	char *url = html_resource_url(r);
+	const char *url[3];
+	html_resource_url_parts(r, url);
 	buf_puts(b, " <a class=\"cites\" href=\"");
 	buf_puts_html(b, root);
-	buf_puts_html(b, url);
+	for (size_t i = 0; i < 3; i++)
+		buf_puts_html(b, url[i]);
 	if (others) {
 		buf_puts(b, "\" title=\"Cited by ");
 		buf_put_uint(b, others);
@@ -182,7 +184,6 @@ static void put_badge(struct buf *b, const struct site *s, const struct citation
 		buf_puts(b, "</a>");
 	} else
 		buf_puts(b, "\" title=\"About this resource\">&#8599;</a>");
-	free(url);
 }
 
 static void put_link_open(struct buf *b, const struct site *s, const struct ilink *l, const char *root)

@@ -106,12 +106,22 @@ bool utf8_valid(const char *s, size_t n)
 	return true;
 }
 
+/* Printable ASCII or a tab: a byte that is text as it is. */
+static inline bool plain_ascii(unsigned char c)
+{
+	return (c >= 0x20 && c < 0x7f) || c == '\t';
+}
+
 bool utf8_looks_binary(const char *s, size_t n)
 {
 	size_t sample = n < 8192 ? n : 8192, bad = 0, i = 0;
 	uint32_t cp;
 	while (i < sample) {
 		unsigned char c = (unsigned char)s[i];
+		if (plain_ascii(c) || c == '\n' || c == '\r') {
+			i++;
+			continue;
+		}
 		if (c == 0)
 			return true;
 		int len = utf8_decode(s + i, n - i, &cp);
@@ -342,8 +352,12 @@ char *utf8_clean(const char *in, size_t n, size_t *out_len, const char *path, st
 			bad_bytes(&c, i);
 			i++;
 		} else if (ch < 0x80) {
-			buf_putc(&c.out, (char)ch);
-			i++;
+			/* a run of printable ASCII goes out whole */
+			size_t k = i + 1;
+			while (k < n && plain_ascii((unsigned char)in[k]))
+				k++;
+			buf_put(&c.out, in + i, k - i);
+			i = k;
 		} else {
 			uint32_t cp;
 			int len = utf8_decode(in + i, n - i, &cp);

@@ -323,8 +323,16 @@ static void digest_val(struct digest *d, const struct val *v, const struct val_m
 		digest_word(d, VAL_MAP | (uint64_t)v->n << 8);
 		for (size_t i = 0; i < v->n; i++) {
 			size_t kl = strlen(v->pairs[i].key);
-			digest_word(d, kl);
-			digest_feed(d, v->pairs[i].key, kl);
+			if (kl < 8) {
+				/* a short key in one word, its length in the top byte */
+				uint64_t w = 0;
+				for (size_t b = 0; b < kl; b++)
+					w |= (uint64_t)(unsigned char)v->pairs[i].key[b] << (8 * b);
+				digest_word(d, w | (uint64_t)(0x40 | kl) << 56);
+			} else {
+				digest_word(d, kl);
+				digest_feed(d, v->pairs[i].key, kl);
+			}
 			digest_val(d, v->pairs[i].val, memo, nmemo);
 		}
 		break;

@@ -280,6 +280,51 @@ static void test_bom_and_line_endings(void **state)
 	diags_free(&d);
 }
 
+/* Plain ASCII is copied a run at a time: whatever ends a run (a line break,
+ * a control character, an invalid or a multi-byte sequence) is still seen,
+ * at its own line and column, however long the runs around it. */
+static void test_ascii_runs(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *mid, *out; /* what sits between the runs, what it becomes */
+		size_t diags;
+		int line; /* of the following run's first byte, 1-based */
+	} cases[] = {
+		{"\r\n", "\n", 0, 2}, {"\r", "\n", 0, 2},   {"\n", "\n", 0, 2},
+		{"\t", "\t", 0, 1},     {"\x01", FFFD, 1, 1}, {"\x7f", FFFD, 1, 1},
+		{"\xff", FFFD, 1, 1},   {"\xc3\xa9", "\xc3\xa9", 0, 1},
+	};
+	for (size_t len = 1; len < 70; len += 17)
+		for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+			char run[80];
+			memset(run, 'x', len);
+			run[len] = '\0';
+			char in[256], want[256];
+			snprintf(in, sizeof in, "%s%s%s\xff", run, cases[k].mid, run);
+			snprintf(want, sizeof want, "%s%s%s" FFFD, run, cases[k].out, run);
+			struct diags d = DIAGS_INIT;
+			char *out = clean(in, &d);
+			assert_string_equal(out, want);
+			if (cases[k].diags) {
+				/* one diagnostic a line: at the first bad byte */
+				assert_int_equal(d.n, 1);
+				assert_int_equal(d.v[0].line, 1);
+				assert_int_equal(d.v[0].col, (int)len + 1);
+			} else {
+				/* the invalid byte at the end, on its line, at the column
+				 * after the second run */
+				assert_int_equal(d.n, 1);
+				assert_int_equal(d.v[0].line, cases[k].line);
+				size_t col = cases[k].line == 1 ? 2 * len + strlen(cases[k].mid) + 1
+								: len + 1;
+				assert_int_equal(d.v[0].col, (int)col);
+			}
+			free(out);
+			diags_free(&d);
+		}
+}
+
 static void test_empty_and_null_diags(void **state)
 {
 	(void)state;
@@ -386,6 +431,7 @@ int main(void)
 		cmocka_unit_test(test_invalid_positions),
 		cmocka_unit_test(test_nul_bytes),
 		cmocka_unit_test(test_bom_and_line_endings),
+		cmocka_unit_test(test_ascii_runs),
 		cmocka_unit_test(test_empty_and_null_diags),
 		cmocka_unit_test(test_decode_encode),
 		cmocka_unit_test(test_looks_binary),

@@ -1,0 +1,137 @@
+/* test_hash: the string hash table (every key found, replaced, told apart
+ * however long and however alike) and the value digest (equal trees give
+ * equal digests, any difference in a key or a string gives another). */
+#include "testutil.h"
+
+#include "hash.h"
+#include "value.h"
+
+/* Keys of every length from 0 to 40 bytes that differ in one byte only, at
+ * every position: the word-at-a-time hash must still tell them apart. */
+static void test_alike_keys(void **state)
+{
+	(void)state;
+	enum { MAXLEN = 40 };
+	char *keys[MAXLEN + 1][MAXLEN + 1] = {{0}};
+	struct hash t = HASH_INIT;
+	size_t n = 0;
+	for (size_t len = 0; len <= MAXLEN; len++)
+		for (size_t at = 0; at <= len; at++) {
+			char *k = calloc(len + 1, 1);
+			memset(k, 'a', len);
+			if (at < len)
+				k[at] = 'b'; /* at == len: all 'a' */
+			keys[len][at] = k;
+			hash_put(&t, k, len * 100 + at);
+			n++;
+		}
+	assert_int_equal(t.n, n);
+	for (size_t len = 0; len <= MAXLEN; len++)
+		for (size_t at = 0; at <= len; at++) {
+			size_t v = 0;
+			assert_true(hash_get(&t, keys[len][at], &v));
+			assert_int_equal(v, len * 100 + at);
+		}
+	/* absent: two changed bytes, and one byte longer than the longest */
+	assert_false(hash_get(&t, "bb", NULL));
+	assert_false(hash_get(&t, "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", NULL));
+	/* replacing keeps one entry */
+	hash_put(&t, keys[9][3], 7);
+	assert_int_equal(t.n, n);
+	size_t v = 0;
+	assert_true(hash_get(&t, keys[9][3], &v));
+	assert_int_equal(v, 7);
+	hash_free(&t);
+	for (size_t len = 0; len <= MAXLEN; len++)
+		for (size_t at = 0; at <= len; at++)
+			free(keys[len][at]);
+}
+
+/* 100,000 URL-like keys: all found; the slots they pick are spread (no
+ * probe run grows long, which a hash with weak low bits would give). */
+static void test_many_keys(void **state)
+{
+	(void)state;
+	enum { N = 100000 };
+	char **keys = calloc(N, sizeof *keys);
+	struct hash t = HASH_INIT;
+	for (size_t i = 0; i < N; i++) {
+		char k[64];
+		snprintf(k, sizeof k, "https://example.org/paper/%zu", i);
+		keys[i] = strdup(k);
+		hash_put(&t, keys[i], i);
+	}
+	assert_int_equal(t.n, N);
+	size_t longest = 0, run = 0;
+	for (size_t i = 0; i < t.cap; i++) {
+		run = t.slots[i].key ? run + 1 : 0;
+		if (run > longest)
+			longest = run;
+	}
+	assert_true(longest < 64);
+	for (size_t i = 0; i < N; i++) {
+		size_t v = 0;
+		assert_true(hash_get(&t, keys[i], &v));
+		assert_int_equal(v, i);
+	}
+	hash_free(&t);
+	for (size_t i = 0; i < N; i++)
+		free(keys[i]);
+	free(keys);
+}
+
+static void digest_of(const struct val *v, unsigned long long out[2])
+{
+	val_digest(v, NULL, 0, out);
+}
+
+static struct val *map1(const char *key, const char *s)
+{
+	struct val *m = val_map();
+	val_set_str(m, key, s);
+	return m;
+}
+
+static bool same_digest(struct val *a, struct val *b)
+{
+	unsigned long long x[2], y[2];
+	digest_of(a, x);
+	digest_of(b, y);
+	val_free(a);
+	val_free(b);
+	return x[0] == y[0] && x[1] == y[1];
+}
+
+/* Short keys are fed as one word with their length: keys that are prefixes
+ * of each other, of 7 and 8 bytes, or swapped with the value, still differ. */
+static void test_digest_keys(void **state)
+{
+	(void)state;
+	assert_true(same_digest(map1("title", "x"), map1("title", "x")));
+	assert_false(same_digest(map1("title", "x"), map1("titles", "x")));
+	assert_false(same_digest(map1("url", "x"), map1("ur", "x")));
+	assert_false(same_digest(map1("abcdefg", "x"), map1("abcdefgh", "x")));
+	assert_false(same_digest(map1("abcdefgh", "x"), map1("abcdefgi", "x")));
+	assert_false(same_digest(map1("a", "b"), map1("b", "a")));
+	assert_false(same_digest(map1("", "x"), map1("x", "")));
+	/* the key's bytes, not its pointer */
+	char k1[] = "section", k2[] = "section";
+	assert_true(same_digest(map1(k1, "v"), map1(k2, "v")));
+	/* order matters: maps keep insertion order */
+	struct val *a = val_map(), *b = val_map();
+	val_set_str(a, "x", "1");
+	val_set_str(a, "y", "2");
+	val_set_str(b, "y", "2");
+	val_set_str(b, "x", "1");
+	assert_false(same_digest(a, b));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_alike_keys),
+		cmocka_unit_test(test_many_keys),
+		cmocka_unit_test(test_digest_keys),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
