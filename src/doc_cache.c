@@ -270,8 +270,36 @@ int doc_cache_update(const struct doc_cache *c, const char *source_dir, const ch
 	return rc;
 }
 
+/* Map the cache file: a regular file, never through a symlink. */
+static int map_cache(const char *source_dir, struct doc_cache *c)
+{
+	int cfd = open_cache_dir(source_dir, false);
+	if (cfd < 0)
+		return -1;
+	int fd = openat(cfd, DOC_CACHE_NAME, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	close(cfd);
+	struct stat st;
+	int rc = -1;
+	if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+		void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+		if (m != MAP_FAILED) {
+			c->data = m;
+			c->len = (size_t)st.st_size;
+			rc = 0;
+		}
+	}
+	if (fd >= 0)
+		close(fd);
+	return rc;
+}
+
 /* ---- a whole new cache, written while documents are read -------------------- */
 
+/* The file in place is read alongside: as long as the new entries are its
+ * bytes, nothing is written. At the first difference the temporary file is
+ * opened and the part that agreed is copied into it; from then on entries
+ * go to the file. A clean build of unchanged documents rewrites nothing
+ * (the file's bytes, like a page's, are kept when they would be the same). */
 struct doc_cache_stream {
 	pthread_mutex_t lock;
 	pthread_cond_t more;
@@ -279,11 +307,54 @@ struct doc_cache_stream {
 	bool *ready;
 	size_t n, next;        /* entries before next are written */
 	int cfd;
-	FILE *f;
+	FILE *f;               /* NULL while the file in place agrees */
 	char tmp[64];
+	struct doc_cache old;  /* the file in place, mapped (data NULL: none) */
+	size_t agreed;         /* its bytes the stream has matched so far */
 	bool ok;
 	pthread_t thread;
 };
+
+static void stream_close_old(struct doc_cache_stream *st)
+{
+	if (st->old.data)
+		munmap((void *)st->old.data, st->old.len);
+	st->old.data = NULL;
+}
+
+/* From now on the stream writes: a temporary file that starts with what
+ * agreed so far. */
+static void stream_diverge(struct doc_cache_stream *st)
+{
+	unlinkat(st->cfd, st->tmp, 0);
+	int fd = openat(st->cfd, st->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+			0644);
+	st->f = fd >= 0 ? fdopen(fd, "wb") : NULL;
+	if (fd >= 0 && !st->f)
+		close(fd);
+	if (!st->f || (st->agreed && fwrite(st->old.data, 1, st->agreed, st->f) != st->agreed))
+		st->ok = false;
+	stream_close_old(st);
+}
+
+/* Bytes of the new cache, in order. */
+static void stream_put_bytes(struct doc_cache_stream *st, const void *p, size_t n)
+{
+	if (!st->ok || !n)
+		return;
+	if (!st->f) {
+		if (st->old.data && st->old.len - st->agreed >= n &&
+		    !memcmp(st->old.data + st->agreed, p, n)) {
+			st->agreed += n;
+			return;
+		}
+		stream_diverge(st);
+		if (!st->ok)
+			return;
+	}
+	if (fwrite(p, 1, n, st->f) != n)
+		st->ok = false;
+}
 
 /* Write the entries in order as they come, each freed once written. */
 static void *stream_writer(void *arg)
@@ -297,8 +368,7 @@ static void *stream_writer(void *arg)
 		memset(&st->entries[st->next], 0, sizeof e);
 		st->next++;
 		pthread_mutex_unlock(&st->lock);
-		if (st->ok && e.n && fwrite(e.p, 1, e.n, st->f) != e.n)
-			st->ok = false;
+		stream_put_bytes(st, e.p, e.n);
 		buf_free(&e);
 		pthread_mutex_lock(&st->lock);
 	}
@@ -316,20 +386,20 @@ struct doc_cache_stream *doc_cache_stream_begin(const char *source_dir, const ch
 	struct doc_cache_stream *st = xcalloc(1, sizeof *st);
 	st->cfd = cfd;
 	snprintf(st->tmp, sizeof st->tmp, "%s.%ld.tmp", DOC_CACHE_NAME, (long)getpid());
-	unlinkat(cfd, st->tmp, 0);
-	int fd = openat(cfd, st->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-	st->f = fd >= 0 ? fdopen(fd, "wb") : NULL;
-	if (fd >= 0 && !st->f)
-		close(fd);
-	if (!st->f || fprintf(st->f, MAGIC "%s\n", env) < 0) {
+	st->ok = true;
+	map_cache(source_dir, &st->old);
+	char head[64];
+	int hn = snprintf(head, sizeof head, MAGIC "%s\n", env);
+	stream_put_bytes(st, head, (size_t)hn);
+	if (!st->ok) {
 		if (st->f)
 			fclose(st->f);
 		unlinkat(cfd, st->tmp, 0);
+		stream_close_old(st);
 		close(cfd);
 		free(st);
 		return NULL;
 	}
-	st->ok = true;
 	st->n = n;
 	st->entries = xcalloc(n + 1, sizeof *st->entries);
 	st->ready = xcalloc(n + 1, sizeof *st->ready);
@@ -361,12 +431,18 @@ int doc_cache_stream_end(struct doc_cache_stream *st)
 	if (!pthread_equal(st->thread, pthread_self()))
 		pthread_join(st->thread, NULL);
 	bool ok = st->ok;
-	if (fclose(st->f))
+	/* every byte agreed, and the file has no more: it stays as it is */
+	bool same = ok && !st->f && st->old.data && st->agreed == st->old.len;
+	if (ok && !st->f && !same)
+		stream_diverge(st); /* shorter than the file in place */
+	ok = st->ok;
+	if (st->f && fclose(st->f))
 		ok = false;
-	if (!ok || renameat(st->cfd, st->tmp, st->cfd, DOC_CACHE_NAME)) {
+	if (!same && (!ok || renameat(st->cfd, st->tmp, st->cfd, DOC_CACHE_NAME))) {
 		unlinkat(st->cfd, st->tmp, 0);
 		ok = false;
 	}
+	stream_close_old(st);
 	close(st->cfd);
 	for (size_t i = 0; i < st->n; i++)
 		buf_free(&st->entries[i]);
@@ -376,29 +452,6 @@ int doc_cache_stream_end(struct doc_cache_stream *st)
 	pthread_cond_destroy(&st->more);
 	free(st);
 	return ok ? 0 : -1;
-}
-
-/* Map the cache file: a regular file, never through a symlink. */
-static int map_cache(const char *source_dir, struct doc_cache *c)
-{
-	int cfd = open_cache_dir(source_dir, false);
-	if (cfd < 0)
-		return -1;
-	int fd = openat(cfd, DOC_CACHE_NAME, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-	close(cfd);
-	struct stat st;
-	int rc = -1;
-	if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
-		void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-		if (m != MAP_FAILED) {
-			c->data = m;
-			c->len = (size_t)st.st_size;
-			rc = 0;
-		}
-	}
-	if (fd >= 0)
-		close(fd);
-	return rc;
 }
 
 /* ---- reading ------------------------------------------------------------------- */

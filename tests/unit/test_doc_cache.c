@@ -5,6 +5,7 @@
 #include "testutil.h"
 
 #include <pthread.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "buf.h"
@@ -254,6 +255,7 @@ static void test_update(void **state)
 struct put_job {
 	struct doc_cache_stream *st;
 	size_t from, step, n;
+	size_t changed; /* the document whose body differs (n: none) */
 };
 
 /* Two versions of a document have the same record exactly when all that the
@@ -305,6 +307,10 @@ static void *put_some(void *arg)
 		sample_doc(&d);
 		free(d.relpath);
 		d.relpath = xasprintf("doc%zu.md", i);
+		if (i == pj->changed) {
+			free(d.body);
+			d.body = xstrdup("<p>Another body</p>\n");
+		}
 		struct buf e = BUF_INIT;
 		unsigned long long dg[2] = {i, i};
 		if (i % 7) /* every seventh has no entry */
@@ -315,6 +321,21 @@ static void *put_some(void *arg)
 	return NULL;
 }
 
+/* Stream n documents into dir's cache from two threads; the one numbered
+ * changed gets another body. */
+static int stream_docs(const char *dir, size_t n, size_t changed)
+{
+	struct doc_cache_stream *st = doc_cache_stream_begin(dir, ENV, n);
+	assert_non_null(st);
+	struct put_job a = {st, 0, 2, n, changed}, b = {st, 1, 2, n, changed};
+	pthread_t ta, tb;
+	assert_int_equal(pthread_create(&ta, NULL, put_some, &a), 0);
+	assert_int_equal(pthread_create(&tb, NULL, put_some, &b), 0);
+	pthread_join(ta, NULL);
+	pthread_join(tb, NULL);
+	return doc_cache_stream_end(st);
+}
+
 static void test_stream(void **state)
 {
 	(void)state;
@@ -322,15 +343,7 @@ static void test_stream(void **state)
 	strcpy(dir, "/tmp/ssg-docstream-XXXXXX");
 	assert_non_null(mkdtemp(dir));
 	size_t n = 300;
-	struct doc_cache_stream *st = doc_cache_stream_begin(dir, ENV, n);
-	assert_non_null(st);
-	struct put_job a = {st, 0, 2, n}, b = {st, 1, 2, n};
-	pthread_t ta, tb;
-	assert_int_equal(pthread_create(&ta, NULL, put_some, &a), 0);
-	assert_int_equal(pthread_create(&tb, NULL, put_some, &b), 0);
-	pthread_join(ta, NULL);
-	pthread_join(tb, NULL);
-	assert_int_equal(doc_cache_stream_end(st), 0);
+	assert_int_equal(stream_docs(dir, n, n), 0);
 	struct doc_cache c;
 	doc_cache_load(&c, dir, ENV);
 	assert_true(c.valid);
@@ -354,6 +367,68 @@ static void test_stream(void **state)
 	free(file);
 }
 
+static char *cache_bytes(const char *dir, size_t *n, ino_t *ino)
+{
+	char *file = xasprintf("%s/.ssg-cache/documents.bin", dir);
+	struct stat st;
+	assert_int_equal(stat(file, &st), 0);
+	*ino = st.st_ino;
+	char *p = test_read_file(file, n);
+	free(file);
+	return p;
+}
+
+/* A stream whose bytes are those of the file in place leaves the file as it
+ * is (the same inode: never rewritten); any difference, in the middle, a
+ * shorter or a longer cache, gives the file a fresh stream writes. */
+static void test_stream_same_bytes(void **state)
+{
+	(void)state;
+	char dir[64], fresh[64];
+	strcpy(dir, "/tmp/ssg-docstream-XXXXXX");
+	assert_non_null(mkdtemp(dir));
+	size_t n = 300, len0, len;
+	ino_t ino0, ino;
+	assert_int_equal(stream_docs(dir, n, n), 0);
+	char *first = cache_bytes(dir, &len0, &ino0);
+	assert_int_equal(stream_docs(dir, n, n), 0);
+	char *again = cache_bytes(dir, &len, &ino);
+	assert_int_equal(ino, ino0);
+	assert_int_equal(len, len0);
+	assert_memory_equal(again, first, len);
+	free(again);
+	/* each variant against what a stream into an empty folder writes */
+	static const size_t variants[][2] = {{300, 150}, {300, 0}, {300, 299}, {200, 200},
+					     {310, 310}, {300, 300}};
+	for (size_t k = 0; k < sizeof variants / sizeof *variants; k++) {
+		size_t vn = variants[k][0], changed = variants[k][1];
+		assert_int_equal(stream_docs(dir, vn, changed), 0);
+		strcpy(fresh, "/tmp/ssg-docstream-XXXXXX");
+		assert_non_null(mkdtemp(fresh));
+		assert_int_equal(stream_docs(fresh, vn, changed), 0);
+		size_t want_len;
+		ino_t fresh_ino, before = ino;
+		char *want = cache_bytes(fresh, &want_len, &fresh_ino);
+		char *got = cache_bytes(dir, &len, &ino);
+		assert_int_equal(len, want_len);
+		assert_memory_equal(got, want, len);
+		/* rewritten exactly when the bytes changed */
+		bool differs = len != len0 || memcmp(got, first, len) != 0;
+		assert_int_equal(ino != before, differs);
+		free(first);
+		first = got;
+		len0 = len;
+		free(want);
+		char *file = xasprintf("%s/.ssg-cache/documents.bin", fresh);
+		remove_cache(file, fresh);
+		free(file);
+	}
+	free(first);
+	char *file = xasprintf("%s/.ssg-cache/documents.bin", dir);
+	remove_cache(file, dir);
+	free(file);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -361,6 +436,7 @@ int main(void)
 		cmocka_unit_test(test_damaged),
 		cmocka_unit_test(test_update),
 		cmocka_unit_test(test_stream),
+		cmocka_unit_test(test_stream_same_bytes),
 		cmocka_unit_test(test_record),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
