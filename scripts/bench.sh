@@ -6,8 +6,10 @@
 #   scripts/bench.sh [steps...]   steps: deps corpora clean rebuild edit mixed
 #                                 memory floor seeds summary (default: all)
 # Clean builds pass --force: nothing from an earlier build (the document
-# cache, page digests, the fingerprint) is used, though the cache is still
-# written, and paid for.
+# cache, page digests, the fingerprint) is used. The document cache is still
+# made: compared with the file in place, written only where it differs. The
+# cold build (clean-cold-tmpfs-10000) removes .ssg-cache first, and so pays
+# for writing all of it, as a first build or CI does.
 # Environment: B (work dir, default /tmp/ssg-bench), SSG (binary, default ./ssg),
 # GEN (corpus generator, default ../shared/bench/gen_corpus.py), CORPUS (an
 # existing corpus folder with content/: used instead of generating),
@@ -77,6 +79,12 @@ clean() {  # clean builds, the output folder removed before each run
 			-n "ssg $n disk" "$SSG build -q --force -s $B/c$n -o $B/o" \
 			-n "hugo $n disk" "hugo --quiet --source $B/h$n --destination $B/o"
 	done
+	# cold: no .ssg-cache either (a first build, a fresh clone in CI)
+	hf clean-cold-tmpfs-10000 --warmup 1 --runs "$RUNS" \
+		--prepare "rm -rf $T/o $T/o.staging-* $B/c10000/.ssg-cache" \
+		-n "ssg 10000 tmpfs cold" "$SSG build -q --force -s $B/c10000 -o $T/o" \
+		--prepare "rm -rf $T/o" \
+		-n "hugo 10000 tmpfs" "hugo --quiet --source $B/h10000 --destination $T/o"
 	rm -rf "$T/o" "$B/o"
 }
 
