@@ -1,6 +1,6 @@
 /* test_hash: the string hash table (every key found, replaced, told apart
- * however long and however alike) and the value digest (equal trees give
- * equal digests, any difference in a key or a string gives another). */
+ * however long and however alike), map lookups, and the value digest (equal trees give equal digests, any difference in a key
+ * or a string gives another). */
 #include "testutil.h"
 
 #include "hash.h"
@@ -126,12 +126,52 @@ static void test_digest_keys(void **state)
 	assert_false(same_digest(a, b));
 }
 
+/* Map lookups, with 200 keys and with one: each key is found, a prefix or
+ * an extension of one is not, val_set replaces rather than adds, and
+ * has_<list> answers whether the list has items. */
+static void test_map_key_bits(void **state)
+{
+	(void)state;
+	for (size_t size = 1; size <= 200; size += 199) {
+		struct val *m = val_map();
+		char keys[200][16];
+		for (size_t i = 0; i < size; i++) {
+			snprintf(keys[i], sizeof keys[i], "k%zu%c", i * 7919 % 1000, (char)('a' + i % 26));
+			if (i % 2)
+				val_setk_str(m, keys[i], keys[i]);
+			else
+				val_set_str(m, keys[i], keys[i]);
+		}
+		for (size_t i = 0; i < size; i++) {
+			const struct val *v = val_get(m, keys[i]);
+			assert_non_null(v);
+			assert_string_equal(v->s, keys[i]);
+			/* a prefix and an extension of a present key are absent */
+			assert_null(val_getn(m, keys[i], strlen(keys[i]) - 1));
+			char longer[24];
+			snprintf(longer, sizeof longer, "%sz", keys[i]);
+			assert_null(val_get(m, longer));
+		}
+		assert_null(val_get(m, "root"));
+		assert_null(val_get(m, ""));
+		val_set_str(m, keys[0], "replaced");
+		assert_int_equal(m->n, size);
+		assert_string_equal(val_get(m, keys[0])->s, "replaced");
+		val_setk(m, "items", val_list());
+		val_push((struct val *)val_get(m, "items"), val_str("one"));
+		assert_true(val_truthy(val_get(m, "has_items")));
+		assert_null(val_get(m, "has_others"));
+		val_free(m);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_alike_keys),
 		cmocka_unit_test(test_many_keys),
 		cmocka_unit_test(test_digest_keys),
+		cmocka_unit_test(test_map_key_bits),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
