@@ -387,14 +387,40 @@ static int cmp_doc_count(const void *a, const void *b, void *ctx)
 	return x < y ? -1 : x > y;
 }
 
-/* Every list of resources by title follows one order, sorted once. */
+/* The two halves of the resources, sorted by title on two threads. */
+struct title_halves {
+	struct site *s;
+	size_t *v[2], n[2];
+};
+
+static void sort_half(void *ctx, size_t i)
+{
+	struct title_halves *h = ctx;
+	qsort_r(h->v[i], h->n[i], sizeof *h->v[i], cmp_res_title, h->s);
+}
+
+/* Every list of resources by title follows one order, sorted once: each half
+ * on a thread of its own, then merged (titles then URLs order resources
+ * totally, so this is the order one sort gives). */
 static void order_by_title(struct site *s)
 {
-	s->title_order = xcalloc(s->nres + 1, sizeof *s->title_order);
-	for (size_t i = 0; i < s->nres; i++)
-		s->title_order[i] = i;
-	qsort_r(s->title_order, s->nres, sizeof *s->title_order, cmp_res_title, s);
-	for (size_t i = 0; i < s->nres; i++)
+	size_t n = s->nres, *all = xcalloc(n + 1, sizeof *all);
+	for (size_t i = 0; i < n; i++)
+		all[i] = i;
+	struct title_halves h = {s, {all, all + n / 2}, {n / 2, n - n / 2}};
+	pool_run(s->jobs, 2, sort_half, &h);
+	s->title_order = xcalloc(n + 1, sizeof *s->title_order);
+	size_t a = 0, b = 0, k = 0;
+	while (a < h.n[0] && b < h.n[1])
+		s->title_order[k++] = cmp_res_title(&h.v[0][a], &h.v[1][b], s) <= 0
+					      ? h.v[0][a++]
+					      : h.v[1][b++];
+	while (a < h.n[0])
+		s->title_order[k++] = h.v[0][a++];
+	while (b < h.n[1])
+		s->title_order[k++] = h.v[1][b++];
+	free(all);
+	for (size_t i = 0; i < n; i++)
 		s->res[s->title_order[i]].title_rank = i;
 }
 
@@ -459,10 +485,20 @@ static void quick_reference(struct site *s, size_t ti, const struct aliases *al)
 			free(a);
 		}
 	}
-	size_t *by_cites = xcalloc(t->nresources + 1, sizeof *by_cites);
-	memcpy(by_cites, t->resources, t->nresources * sizeof *by_cites);
-	qsort_r(by_cites, t->nresources, sizeof *by_cites, cmp_res_cited, s);
-	for (size_t i = 0; i < t->nresources && t->nquick < limit; i++) {
+	/* the most cited after the pins: at most `limit` of the order are looked
+	 * at (each is taken or is a pin), so the first `limit` are kept, not
+	 * the topic's thousands sorted */
+	size_t *by_cites = xcalloc(limit + 1, sizeof *by_cites), nbest = 0;
+	for (size_t i = 0; limit && i < t->nresources; i++) {
+		size_t r = t->resources[i];
+		if (nbest == limit && cmp_res_cited(&r, &by_cites[limit - 1], s) >= 0)
+			continue;
+		size_t at = nbest < limit ? nbest++ : limit - 1;
+		for (; at > 0 && cmp_res_cited(&r, &by_cites[at - 1], s) < 0; at--)
+			by_cites[at] = by_cites[at - 1];
+		by_cites[at] = r;
+	}
+	for (size_t i = 0; i < nbest && t->nquick < limit; i++) {
 		bool dup = false;
 		for (size_t j = 0; j < t->nquick; j++)
 			dup |= t->quick[j] == by_cites[i];

@@ -230,16 +230,6 @@ char xref_letter(const char *title)
 	return '#';
 }
 
-static int cmp_index(const void *a, const void *b, void *ctx)
-{
-	const struct site *s = ctx;
-	const struct resource *x = &s->res[*(const size_t *)a], *y = &s->res[*(const size_t *)b];
-	char lx = xref_letter(x->title), ly = xref_letter(y->title);
-	if (lx != ly)
-		return lx == '#' ? 1 : ly == '#' ? -1 : lx < ly ? -1 : 1;
-	return x->title_rank < y->title_rank ? -1 : x->title_rank > y->title_rank;
-}
-
 static int cmp_listing(const void *a, const void *b, void *ctx)
 {
 	const struct site *s = ctx;
@@ -281,26 +271,49 @@ static void list_topic(void *ctx, size_t t)
 	tp->npages = tp->nresources ? (tp->nresources + per - 1) / per : 1;
 }
 
+/* The A-Z index's order: the letters A to Z, then '#' (titles that start with
+ * a digit or have no letter), each letter's resources in title order. One
+ * pass over the title order, a bucket per letter: no sort. Returns each
+ * resource's letter, for the caller to free. */
+static unsigned char *order_index(struct site *s)
+{
+	unsigned char *letter = xmalloc(s->nres + 1);
+	size_t count[256] = {0}, next[256];
+	for (size_t i = 0; i < s->nres; i++)
+		count[letter[i] = (unsigned char)xref_letter(s->res[i].title)]++;
+	size_t at = 0;
+	for (int c = 0; c < 256; c++)
+		if (c != '#') {
+			next[c] = at;
+			at += count[c];
+		}
+	next['#'] = at;
+	s->index_order = xcalloc(s->nres + 1, sizeof *s->index_order);
+	for (size_t k = 0; k < s->nres; k++) {
+		size_t r = s->title_order[k];
+		s->index_order[next[letter[r]]++] = r;
+	}
+	return letter;
+}
+
 void xref_paginate(struct site *s)
 {
 	size_t per = (size_t)s->cfg.per_page;
 	pool_run(s->jobs, s->ntopics, list_topic, s);
-	s->index_order = xcalloc(s->nres + 1, sizeof *s->index_order);
-	for (size_t i = 0; i < s->nres; i++)
-		s->index_order[i] = i;
-	qsort_r(s->index_order, s->nres, sizeof *s->index_order, cmp_index, s);
+	unsigned char *letter = order_index(s);
 	/* a small index is one page; a large one a page per letter and part */
 	bool single = s->nres <= per;
 	size_t cap = 0;
 	for (size_t i = 0; i < s->nres;) {
-		char l = xref_letter(s->res[s->index_order[i]].title);
+		unsigned char l = letter[s->index_order[i]];
 		size_t j = i;
-		while (j < s->nres && xref_letter(s->res[s->index_order[j]].title) == l)
+		while (j < s->nres && letter[s->index_order[j]] == l)
 			j++;
 		for (size_t k = i, part = 1; k < j; k += per, part++)
-			add_chunk(s, &cap, l, k, j - k < per ? j - k : per, part, single);
+			add_chunk(s, &cap, (char)l, k, j - k < per ? j - k : per, part, single);
 		i = j;
 	}
+	free(letter);
 	for (size_t c = 0; c < s->nchunks; c++)
 		for (size_t k = 0; k < s->chunks[c].n; k++)
 			s->res[s->index_order[s->chunks[c].start + k]].index_page =

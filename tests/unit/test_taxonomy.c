@@ -4,6 +4,7 @@
 #include "extract.h"
 #include "md.h"
 #include "model.h"
+#include "buf.h"
 
 static const char *yml =
 	"aliases:\n  https://github.com/openai/triton: https://github.com/triton-lang/triton\n"
@@ -174,12 +175,93 @@ static void test_orders(void **state)
 	free(s);
 }
 
+/* The same orders and the quick reference over 300 resources: titles of
+ * every case, leading digits and symbols, cited from one to three times. The
+ * title order is checked pair by pair (it is merged from two sorted halves),
+ * the A-Z index letter by letter, and the quick reference against a full
+ * sort of the topic's resources (it keeps only the top few). */
+static int by_cited(const struct resource *x, const struct resource *y)
+{
+	if (x->ndocs != y->ndocs)
+		return x->ndocs > y->ndocs ? -1 : 1;
+	if (x->nrefs != y->nrefs)
+		return x->nrefs > y->nrefs ? -1 : 1;
+	return by_title(x, y);
+}
+
+static const struct site *sort_site;
+static int cmp_cited_idx(const void *a, const void *b)
+{
+	return by_cited(&sort_site->res[*(const size_t *)a], &sort_site->res[*(const size_t *)b]);
+}
+
+static void test_orders_large(void **state)
+{
+	(void)state;
+	static const char *stems[] = {"alpha", "Alpha", "BETA", "3d", "_x", "zeta", "Éclair", "m"};
+	const char *cfg = "quick_reference: { per_topic: 7 }\n"
+			  "topics:\n  - id: items\n    title: Items\n    match: {words: [item]}\n"
+			  "    pin: https://example.org/r/150\n";
+	struct site *s = calloc(1, sizeof *s);
+	struct diags d = DIAGS_INIT;
+	assert_int_equal(config_parse(&s->cfg, cfg, strlen(cfg), "site.yml", &d), 0);
+	s->docs = calloc(3, sizeof *s->docs);
+	for (int di = 0; di < 3; di++) {
+		struct buf b = BUF_INIT;
+		buf_printf(&b, "# Doc %d\n", di);
+		for (int k = 0; k < 300; k++) {
+			/* each resource in one to three documents, some twice in one */
+			if (k % 3 < di)
+				continue;
+			for (int rep = 0; rep < 1 + (k % 7 == di); rep++)
+				buf_printf(&b, "- [%s %d](https://example.org/r/%d) - an item\n",
+					   stems[k % 8], (k * 37) % 100, k);
+		}
+		char name[16];
+		snprintf(name, sizeof name, "d%d.md", di);
+		add_doc(s, buf_cstr(&b), name);
+		buf_free(&b);
+	}
+	model_build(s);
+	assert_int_equal(s->nres, 300);
+	for (size_t i = 0; i < s->nres; i++) {
+		assert_int_equal(s->res[s->title_order[i]].title_rank, i);
+		if (i)
+			assert_true(by_title(&s->res[s->title_order[i - 1]],
+					     &s->res[s->title_order[i]]) < 0);
+	}
+	for (size_t i = 1; i < s->nres; i++) {
+		const struct resource *a = &s->res[s->index_order[i - 1]], *b = &s->res[s->index_order[i]];
+		char la = xref_letter(a->title), lb = xref_letter(b->title);
+		assert_true(la == lb ? by_title(a, b) < 0 : (lb == '#' || (la != '#' && la < lb)));
+	}
+	const struct topic *t = &s->topics[config_topic_index(&s->cfg, "items")];
+	assert_int_equal(t->nresources, 300);
+	size_t *all = calloc(t->nresources, sizeof *all);
+	memcpy(all, t->resources, t->nresources * sizeof *all);
+	sort_site = s;
+	qsort(all, t->nresources, sizeof *all, cmp_cited_idx);
+	size_t pin = (size_t)model_resource(s, "https://example.org/r/150");
+	assert_int_equal(t->nquick, 7);
+	assert_int_equal(t->quick[0], pin);
+	for (size_t q = 1, i = 0; q < t->nquick; q++, i++) {
+		if (all[i] == pin)
+			i++;
+		assert_int_equal(t->quick[q], all[i]);
+	}
+	free(all);
+	diags_free(&d);
+	model_free(s);
+	free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_merge_and_classify),
 		cmocka_unit_test(test_quick_reference_and_slugs),
 		cmocka_unit_test(test_orders),
+		cmocka_unit_test(test_orders_large),
 	};
 	return cmocka_run_group_tests_name("taxonomy", tests, NULL, NULL);
 }
