@@ -137,8 +137,9 @@ int output_begin(struct output *o, const char *dir, struct diags *d)
 	 * real folder will do: a symlink put there (a pull request can commit
 	 * one) would have the build write wherever it points. */
 	struct stat live, st;
-	if (lstat(o->final, &live) == 0 && S_ISDIR(live.st_mode) && lstat(o->spare, &st) == 0 &&
-	    S_ISDIR(st.st_mode) && rename(o->spare, o->staging) == 0) {
+	o->has_final = lstat(o->final, &live) == 0 && S_ISDIR(live.st_mode);
+	if (o->has_final && lstat(o->spare, &st) == 0 && S_ISDIR(st.st_mode) &&
+	    rename(o->spare, o->staging) == 0) {
 		if (lstat(o->staging, &st) == 0 && S_ISDIR(st.st_mode))
 			o->reused = true;
 		else
@@ -290,7 +291,8 @@ int output_write(struct output *o, const char *relpath, const void *data, size_t
 		fail(o, relpath, "refusing to write outside the output folder");
 		return -1;
 	}
-	if (same_as_before(o, relpath, data, n)) {
+	/* a first or clean build has no site in place to compare with */
+	if (o->has_final && same_as_before(o, relpath, data, n)) {
 		/* linked at commit, and only when something else changed */
 		pthread_mutex_lock(&o->lock);
 		o->same = xgrow(o->same, &o->capsame, o->nsame + 1, sizeof *o->same);

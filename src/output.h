@@ -38,6 +38,7 @@ struct output {
 	size_t nwritten, capwritten;
 	char *spare;       /* the site before the one in place, kept to build the next in */
 	bool reused;       /* staging is the spare: an older site, brought up to date */
+	bool has_final;    /* a site is in place: a file may be as it was there */
 	int failed;
 	int jobs;          /* threads for linking and removing (1 unless set) */
 	pthread_mutex_t lock;
