@@ -388,9 +388,9 @@ struct doc_cache_stream *doc_cache_stream_begin(const char *source_dir, const ch
 	snprintf(st->tmp, sizeof st->tmp, "%s.%ld.tmp", DOC_CACHE_NAME, (long)getpid());
 	st->ok = true;
 	map_cache(source_dir, &st->old);
-	char head[64];
-	int hn = snprintf(head, sizeof head, MAGIC "%s\n", env);
-	stream_put_bytes(st, head, (size_t)hn);
+	char head[sizeof MAGIC + 33]; /* MAGIC, the env's 32 digits, a newline */
+	int hn = snprintf(head, sizeof head, MAGIC "%.32s\n", env);
+	stream_put_bytes(st, head, hn > 0 && (size_t)hn < sizeof head ? (size_t)hn : 0);
 	if (!st->ok) {
 		if (st->f)
 			fclose(st->f);
