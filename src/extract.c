@@ -14,21 +14,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The text under n, in document order: text and code as they are, a space
+ * for each line break and between paragraphs. Walked by the nodes' own links
+ * (an entry's few inline nodes: no iterator to allocate); with skip_lists,
+ * nested lists and block quotes below n are left out. */
 static void text_into(cmark_node *n, struct buf *b, bool skip_lists)
 {
-	cmark_iter *it = cmark_iter_new(n);
-	cmark_event_type ev;
-	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
-		cmark_node *c = cmark_iter_get_node(it);
+	cmark_node *c = n;
+	for (;;) {
 		cmark_node_type t = cmark_node_get_type(c);
-		if (ev == CMARK_EVENT_ENTER && skip_lists && c != n &&
-		    (t == CMARK_NODE_LIST || t == CMARK_NODE_BLOCK_QUOTE)) {
-			cmark_iter_reset(it, c, CMARK_EVENT_EXIT);
-			continue;
-		}
-		if (ev != CMARK_EVENT_ENTER)
-			continue;
-		if (t == CMARK_NODE_TEXT || t == CMARK_NODE_CODE) {
+		bool skip = skip_lists && c != n &&
+			    (t == CMARK_NODE_LIST || t == CMARK_NODE_BLOCK_QUOTE);
+		if (skip)
+			;
+		else if (t == CMARK_NODE_TEXT || t == CMARK_NODE_CODE) {
 			const char *l = cmark_node_get_literal(c);
 			if (l)
 				buf_puts(b, l);
@@ -36,45 +35,63 @@ static void text_into(cmark_node *n, struct buf *b, bool skip_lists)
 			buf_putc(b, ' ');
 		else if (t == CMARK_NODE_PARAGRAPH && b->n && b->p[b->n - 1] != ' ')
 			buf_putc(b, ' ');
+		cmark_node *child = skip ? NULL : cmark_node_first_child(c);
+		if (child) {
+			c = child;
+			continue;
+		}
+		/* the next node after c's subtree, within n */
+		while (c != n && !cmark_node_next(c))
+			c = cmark_node_parent(c);
+		if (c == n)
+			return;
+		c = cmark_node_next(c);
 	}
-	cmark_iter_free(it);
 }
 
-/* Collapse whitespace runs to one space and trim. */
-static char *squeeze(const char *s)
+/* Collapse whitespace runs to one space and trim, in place. */
+static char *squeeze_in_place(char *s)
 {
-	char *out = xmalloc(strlen(s) + 1), *w = out;
+	char *w = s;
 	bool sp = false;
-	for (; *s; s++) {
-		if (*s == ' ' || *s == '\t' || *s == '\n') {
-			sp = w > out;
+	for (const char *r = s; *r; r++) {
+		if (*r == ' ' || *r == '\t' || *r == '\n') {
+			sp = w > s;
 			continue;
 		}
 		if (sp)
 			*w++ = ' ';
 		sp = false;
-		*w++ = *s;
+		*w++ = *r;
 	}
 	*w = '\0';
-	return out;
+	return s;
+}
+
+/* The same, into a new string. */
+static char *squeeze(const char *s)
+{
+	return squeeze_in_place(xstrdup(s));
+}
+
+/* The squeezed text of b, which it takes. */
+static char *squeezed(struct buf *b)
+{
+	return squeeze_in_place(buf_detach(b));
 }
 
 char *doc_node_text(cmark_node *n)
 {
 	struct buf b = BUF_INIT;
 	text_into(n, &b, false);
-	char *s = squeeze(buf_cstr(&b));
-	buf_free(&b);
-	return s;
+	return squeezed(&b);
 }
 
 static char *text_skip_lists(cmark_node *n)
 {
 	struct buf b = BUF_INIT;
 	text_into(n, &b, true);
-	char *s = squeeze(buf_cstr(&b));
-	buf_free(&b);
-	return s;
+	return squeezed(&b);
 }
 
 /* Trim spaces and the separators entries put between parts. */
@@ -238,9 +255,7 @@ static char *prefix_before(cmark_node *para, cmark_node *link)
 	struct buf b = BUF_INIT;
 	for (cmark_node *c = cmark_node_first_child(para); c && c != top; c = cmark_node_next(c))
 		text_into(c, &b, true);
-	char *s = squeeze(buf_cstr(&b));
-	buf_free(&b);
-	return s;
+	return squeezed(&b);
 }
 
 /* Links of one entry beyond which an entry is described by its link texts

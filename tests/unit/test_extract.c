@@ -150,6 +150,30 @@ static void test_crowded_entry(void **state)
 	free(text);
 }
 
+/* The text of an entry's outer item: code spans as they are, a space for
+ * each line break, whitespace runs squeezed, and the nested list of the
+ * entries themselves left out of it. */
+static void test_lead_item_text(void **state)
+{
+	(void)state;
+	struct doc d;
+	load(&d,
+	     "# Refs\n\n"
+	     "- **Attention Is All You Need**:   the `transformer`\n"
+	     "  paper,\ttwice  cited\n"
+	     "  - Paper: https://arxiv.org/abs/1706.03762\n"
+	     "  - Code: https://github.com/tensorflow/tensor2tensor\n",
+	     false);
+	assert_int_equal(d.ncites, 2);
+	const struct citation *c = cite(&d, "https://arxiv.org/abs/1706.03762");
+	assert_string_equal(c->title, "Attention Is All You Need");
+	assert_string_equal(c->desc, "the transformer paper, twice cited");
+	c = cite(&d, "https://github.com/tensorflow/tensor2tensor");
+	assert_string_equal(c->title, "Attention Is All You Need");
+	assert_string_equal(c->desc, "the transformer paper, twice cited");
+	doc_free(&d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -158,6 +182,7 @@ int main(void)
 		cmocka_unit_test(test_headings_and_internal_links),
 		cmocka_unit_test(test_same_tree_both_formats),
 		cmocka_unit_test(test_crowded_entry),
+		cmocka_unit_test(test_lead_item_text),
 	};
 	return cmocka_run_group_tests_name("extract", tests, NULL, NULL);
 }
