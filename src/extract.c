@@ -233,15 +233,10 @@ static bool generic_label(const char *s)
 	static const char *known[] = {"paper", "code", "slides", "video", "pdf", "repo",
 				      "github", "website", "link", "exercises", "notebook",
 				      "blog", "docs", "documentation", "recording", "demo"};
-	char *low = xstrdup(s);
-	for (char *p = low; *p; p++)
-		*p = (char)tolower((unsigned char)*p);
-	bool hit = false;
 	for (size_t i = 0; i < sizeof known / sizeof *known; i++)
-		if (!strcmp(low, known[i]))
-			hit = true;
-	free(low);
-	return hit || !strncasecmp(s, "arxiv", 5);
+		if (!strcasecmp(s, known[i]))
+			return true;
+	return !strncasecmp(s, "arxiv", 5);
 }
 
 /* Text of the entry paragraph's inline children before `link`. */
