@@ -358,7 +358,7 @@ void fingerprint_tree_keep(struct buf *manifest, const char *root, const char *r
 
 /* ---- the cache of digests by stat ---------------------------------------------- */
 
-#define CACHE_MAGIC "ssg-stat 1\n"
+#define CACHE_MAGIC "ssg-stat 1 digest " DIGEST_VERSION "\n" /* its digests are digest.h's */
 #define CACHE_FILE "files.bin"
 
 static long long realtime_ns(void)

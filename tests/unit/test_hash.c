@@ -165,12 +165,46 @@ static void test_map_key_bits(void **state)
 	}
 }
 
+/* Strings of every length up to 24 (tails of 1 to 7 bytes are fed in fixed
+ * loads), all 'a' or with one byte changed at any position: all digests
+ * differ, and the same string always gives the same one. */
+static void test_digest_strings(void **state)
+{
+	(void)state;
+	enum { MAXLEN = 24, MAXN = (MAXLEN + 1) * (MAXLEN + 2) / 2 };
+	unsigned long long (*seen)[2] = calloc(MAXN, sizeof *seen);
+	size_t n = 0;
+	char s[MAXLEN + 1];
+	for (size_t len = 0; len <= MAXLEN; len++)
+		for (size_t at = 0; at <= len; at++) {
+			memset(s, 'a', len);
+			s[len] = '\0';
+			if (at < len)
+				s[at] = 'b';
+			struct val *v = val_str(s), *again = val_str(s);
+			unsigned long long d[2], e[2];
+			digest_of(v, d);
+			digest_of(again, e);
+			val_free(v);
+			val_free(again);
+			assert_true(d[0] == e[0] && d[1] == e[1]);
+			for (size_t k = 0; k < n; k++)
+				assert_false(seen[k][0] == d[0] && seen[k][1] == d[1]);
+			seen[n][0] = d[0];
+			seen[n][1] = d[1];
+			n++;
+		}
+	assert_int_equal(n, MAXN);
+	free(seen);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_alike_keys),
 		cmocka_unit_test(test_many_keys),
 		cmocka_unit_test(test_digest_keys),
+		cmocka_unit_test(test_digest_strings),
 		cmocka_unit_test(test_map_key_bits),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
