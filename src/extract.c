@@ -25,9 +25,7 @@ static void text_into(cmark_node *n, struct buf *b, bool skip_lists)
 		cmark_node_type t = cmark_node_get_type(c);
 		bool skip = skip_lists && c != n &&
 			    (t == CMARK_NODE_LIST || t == CMARK_NODE_BLOCK_QUOTE);
-		if (skip)
-			;
-		else if (t == CMARK_NODE_TEXT || t == CMARK_NODE_CODE) {
+		if (t == CMARK_NODE_TEXT || t == CMARK_NODE_CODE) {
 			const char *l = cmark_node_get_literal(c);
 			if (l)
 				buf_puts(b, l);
