@@ -66,12 +66,6 @@ static char *squeeze_in_place(char *s)
 	return s;
 }
 
-/* The same, into a new string. */
-static char *squeeze(const char *s)
-{
-	return squeeze_in_place(xstrdup(s));
-}
-
 /* The squeezed text of b, which it takes. */
 static char *squeezed(struct buf *b)
 {
@@ -326,8 +320,12 @@ static void describe(struct citation *c, cmark_node *link, const char *prev_titl
 		t = xstrdup(c->url);
 	}
 	c->title = t;
-	c->desc = *desc ? squeeze(desc) : NULL;
-	free(desc);
+	if (*desc)
+		c->desc = squeeze_in_place(desc);
+	else {
+		c->desc = NULL;
+		free(desc);
+	}
 	free(entry_text);
 	free(lead);
 	free(prefix);
