@@ -21,7 +21,7 @@ TESTBINS:= $(TESTS:tests/unit/%.c=$(BUILD)/tests/%)
 
 # Debian packages the build and the tests need (pkg-config name -> package).
 DEB_BUILD = libcmark-gfm-dev libcmark-gfm-extensions-dev libyaml-dev libmicrohttpd-dev libcurl4-openssl-dev pkg-config
-DEB_TEST  = libcmocka-dev python3-docutils python3-jsonschema tidy valgrind time git chromium nginx-light nodejs $(if $(shell command -v npm 2>/dev/null),,npm)
+DEB_TEST  = libcmocka-dev python3-docutils python3-jsonschema tidy valgrind strace time git chromium nginx-light nodejs $(if $(shell command -v npm 2>/dev/null),,npm)
 
 .PHONY: all site test check-unit test-asan deps deps-test install uninstall clean bench fuzz fuzz-build
 

@@ -38,7 +38,8 @@ void build_state_fingerprint(const struct build_opts *o, int jobs, char fp[33],
 		/* the frame: content/'s documents by their names, not their bytes */
 		struct fingerprint_walk how = {.cache = known};
 		if (i == 0)
-			how = (struct fingerprint_walk){content, &frame, source_is_document, known};
+			how = (struct fingerprint_walk){content, &frame, source_is_document, known,
+							o->learned};
 		fingerprint_tree_keep(&m, src, trees[i], jobs, &how);
 		if (i)
 			buf_put(&frame, m.p + from, m.n - from);

@@ -165,6 +165,16 @@ struct fingerprint_cache {
 	size_t hashed;             /* files this run read */
 };
 
+/* What the build read, by the walk's path. */
+struct fingerprint_learned {
+	pthread_mutex_t lock;
+	struct hash index;         /* path -> slot */
+	struct known_file *v;
+	bool *used;                /* per slot: the walk found the file */
+	size_t n, cap;
+	long long taken_ns;        /* before the first read */
+};
+
 struct entry {
 	char *rel;
 	char *full;
@@ -179,6 +189,8 @@ struct walk {
 	struct entry *v;
 	size_t n, cap;
 	const struct fingerprint_cache *cache;
+	struct fingerprint_learned *learned; /* with unframed: documents come from it */
+	bool (*unframed)(const char *rel);
 };
 
 /* A name a folder holds, with what readdir says it is. */
@@ -254,6 +266,23 @@ static bool known_digest(const struct fingerprint_cache *c, const struct entry *
 	return true;
 }
 
+/* A document the build read: its digest and stat as they were then, and the
+ * slot marked as found. An unread document is unknown ('?'). */
+static void learned_digest(struct walk *w, struct entry *e)
+{
+	size_t i;
+	if (!hash_get(&w->learned->index, e->rel, &i)) {
+		e->kind = '?';
+		return;
+	}
+	const struct known_file *k = &w->learned->v[i];
+	e->key = k->key;
+	e->h[0] = k->h[0];
+	e->h[1] = k->h[1];
+	e->hashed = true; /* read by this run: the stat cache learns it */
+	w->learned->used[i] = true;
+}
+
 static void hash_entry(void *ctx, size_t i)
 {
 	struct walk *w = ctx;
@@ -267,7 +296,12 @@ static void hash_entry(void *ctx, size_t i)
 			e->key = key_of(&st);
 		}
 	}
-	if (e->kind == 'f' && !known_digest(w->cache, e, e->h)) {
+	size_t li;
+	if (e->kind == 'f' && w->learned && w->unframed && w->unframed(e->rel))
+		learned_digest(w, e);
+	else if (e->kind == 'l' && w->learned && hash_get(&w->learned->index, e->rel, &li))
+		w->learned->used[li] = true; /* read through the link: listed by its target */
+	else if (e->kind == 'f' && !known_digest(w->cache, e, e->h)) {
 		e->hashed = true;
 		if (fingerprint_file_digest(e->full, e->h))
 			e->kind = '!';
@@ -309,6 +343,31 @@ static void remember(struct fingerprint_cache *c, const struct entry *e)
 	c->hashed += e->hashed;
 }
 
+static int cmp_strp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Documents the build read that the walk did not find (gone since), listed
+ * as unknown, in name order. */
+static void list_unfound(const struct fingerprint_learned *l, struct buf *manifest,
+			 struct buf *frame)
+{
+	const char **gone = xcalloc(l->n + 1, sizeof *gone);
+	size_t n = 0;
+	for (size_t i = 0; i < l->n; i++)
+		if (!l->used[i])
+			gone[n++] = l->v[i].path;
+	if (n > 1)
+		qsort(gone, n, sizeof *gone, cmp_strp);
+	for (size_t i = 0; i < n; i++) {
+		put_line(manifest, gone[i], '?', NULL, NULL);
+		if (frame)
+			put_line(frame, gone[i], '?', NULL, NULL);
+	}
+	free(gone);
+}
+
 void fingerprint_tree_keep(struct buf *manifest, const char *root, const char *rel, int jobs,
 			   const struct fingerprint_walk *how)
 {
@@ -324,7 +383,11 @@ void fingerprint_tree_keep(struct buf *manifest, const char *root, const char *r
 		free(full);
 		return;
 	}
-	struct walk w = {.cache = how->cache};
+	/* the cache trusts what settled a second before it looked: with documents
+	 * read earlier, it looked when they were read */
+	if (how->cache && how->learned && how->learned->taken_ns < how->cache->taken_ns)
+		how->cache->taken_ns = how->learned->taken_ns;
+	struct walk w = {.cache = how->cache, .learned = how->learned, .unframed = how->unframed};
 	walk_dir(&w, full, rel, 0);
 	pool_run(jobs, w.n, hash_entry, &w);
 	struct file_digests *keep = how->keep;
@@ -354,6 +417,8 @@ void fingerprint_tree_keep(struct buf *manifest, const char *root, const char *r
 	}
 	free(w.v);
 	free(full);
+	if (how->learned)
+		list_unfound(how->learned, manifest, how->frame);
 }
 
 /* ---- the cache of digests by stat ---------------------------------------------- */
@@ -458,6 +523,55 @@ static void save_known(const struct fingerprint_cache *c)
 }
 
 size_t fingerprint_cache_reads(const struct fingerprint_cache *c) { return c->hashed; }
+
+bool fingerprint_cache_exists(const char *dir)
+{
+	char *p = xasprintf("%s/" FINGERPRINT_CACHE_DIR "/" CACHE_FILE, dir);
+	struct stat st;
+	bool yes = lstat(p, &st) == 0 && S_ISREG(st.st_mode);
+	free(p);
+	return yes;
+}
+
+/* ---- what the build read ------------------------------------------------------- */
+
+struct fingerprint_learned *fingerprint_learned_new(void)
+{
+	struct fingerprint_learned *l = xcalloc(1, sizeof *l);
+	pthread_mutex_init(&l->lock, NULL);
+	l->taken_ns = realtime_ns();
+	return l;
+}
+
+void fingerprint_learned_add(struct fingerprint_learned *l, const char *rel,
+			     const struct stat *st, const unsigned long long h[2])
+{
+	pthread_mutex_lock(&l->lock);
+	if (!hash_get(&l->index, rel, NULL)) {
+		size_t cap = l->cap;
+		l->v = xgrow(l->v, &l->cap, l->n + 1, sizeof *l->v);
+		if (l->cap != cap)
+			l->used = xrealloc(l->used, l->cap * sizeof *l->used);
+		l->v[l->n] = (struct known_file){xstrdup(rel), key_of(st), {h[0], h[1]}};
+		l->used[l->n] = false;
+		hash_put(&l->index, l->v[l->n].path, l->n);
+		l->n++;
+	}
+	pthread_mutex_unlock(&l->lock);
+}
+
+void fingerprint_learned_free(struct fingerprint_learned *l)
+{
+	if (!l)
+		return;
+	for (size_t i = 0; i < l->n; i++)
+		free(l->v[i].path);
+	free(l->v);
+	free(l->used);
+	hash_free(&l->index);
+	pthread_mutex_destroy(&l->lock);
+	free(l);
+}
 
 void fingerprint_cache_close(struct fingerprint_cache *c)
 {

@@ -45,20 +45,42 @@ struct fingerprint_cache;
 struct fingerprint_cache *fingerprint_cache_open(const char *dir, bool trust);
 /* How many files the walks with c have read so far (not known by stat). */
 size_t fingerprint_cache_reads(const struct fingerprint_cache *c);
+/* Whether dir has such a cache. */
+bool fingerprint_cache_exists(const char *dir);
 /* Write what this run learnt (when it learnt anything) and free c. */
 void fingerprint_cache_close(struct fingerprint_cache *c);
+
+/* Digests a build took of the documents it read for its own use, each with
+ * the file's stat from before the reading: a build that cannot stop early
+ * (forced, or a first one) reads each document once, and fingerprints it
+ * afterwards from these. Adding is thread-safe. */
+struct fingerprint_learned;
+struct stat;
+struct fingerprint_learned *fingerprint_learned_new(void);
+/* rel: the path the walk names the file by ("content/a.md"). */
+void fingerprint_learned_add(struct fingerprint_learned *l, const char *rel,
+			     const struct stat *st, const unsigned long long h[2]);
+void fingerprint_learned_free(struct fingerprint_learned *l);
 
 /* How fingerprint_tree_keep walks (every field may be NULL):
  *  - keep gets each regular file's digest;
  *  - frame gets the same lines as the manifest, except that a regular file
  *    for which unframed(its path) is true is listed without its digest: the
  *    frame changes with every other input, and with the set of such files;
- *  - cache gives digests by stat, and learns them. */
+ *  - cache gives digests by stat, and learns them;
+ *  - learned gives the digests of the files unframed(path) names (the
+ *    documents), as the build read them, and the stat they had then. The
+ *    manifest then describes the bytes the build was made of: a document
+ *    changed since keeps the digest it was read with (and the cache its older
+ *    stat: it is read again next time); a document the build did not read,
+ *    or read but the walk no longer finds, is listed as unknown ('?'), so that
+ *    the manifest matches no later one. */
 struct fingerprint_walk {
 	struct file_digests *keep;
 	struct buf *frame;
 	bool (*unframed)(const char *rel);
 	struct fingerprint_cache *cache;
+	struct fingerprint_learned *learned;
 };
 void fingerprint_tree_keep(struct buf *manifest, const char *root, const char *rel, int jobs,
 			   const struct fingerprint_walk *how);

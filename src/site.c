@@ -482,14 +482,24 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 	memset(st, 0, sizeof *st);
 	const char *src = o->source ? o->source : ".";
 	char *outdir = o->output ? xstrdup(o->output) : path_join(src, "public");
+	/* A build that can neither stop early nor patch (forced, or with no state
+	 * in the output folder and no digests known by stat) fingerprints its
+	 * inputs after reading, the documents by the digests their reading took:
+	 * each is read once. */
+	char *state = path_join(outdir, BUILD_STATE_FILE);
+	struct stat sst;
+	bool after = o->force || (lstat(state, &sst) && !fingerprint_cache_exists(src));
+	free(state);
+	struct fingerprint_learned *learned = after ? fingerprint_learned_new() : NULL;
 	/* the same inputs as the site in place: nothing to do */
 	char fp[33], frame[33];
 	struct file_digests digests = {0};
-	build_state_fingerprint(o, jobs_of(o), fp, &digests, frame);
+	if (!after)
+		build_state_fingerprint(o, jobs_of(o), fp, &digests, frame);
 	struct diags scratch = DIAGS_INIT;
 	bool ours = check_output_dir(src, outdir, &scratch) == 0;
 	diags_free(&scratch);
-	if (!o->force && ours && build_state_match(outdir, fp, d, st) == 0) {
+	if (!after && !o->force && ours && build_state_match(outdir, fp, d, st) == 0) {
 		output_tidy(outdir);
 		file_digests_free(&digests);
 		free(outdir);
@@ -498,7 +508,7 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 		return 0;
 	}
 	/* only documents' prose changed: their pages are patched */
-	if (!o->force && ours && build_patch(o, outdir, &digests, fp, frame, d, st) == 0) {
+	if (!after && !o->force && ours && build_patch(o, outdir, &digests, fp, frame, d, st) == 0) {
 		output_tidy(outdir);
 		file_digests_free(&digests);
 		free(outdir);
@@ -507,9 +517,16 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 		return 0;
 	}
 	struct site s;
-	struct build_opts with_digests = *o; /* the content was hashed just now */
-	with_digests.digests = &digests;
+	struct build_opts with_digests = *o; /* the content hashed just now, or as it is read */
+	with_digests.digests = after ? NULL : &digests;
+	with_digests.learned = learned;
 	int rc = site_load(&s, &with_digests, d);
+	if (after) {
+		double t1 = now_ms();
+		build_state_fingerprint(&with_digests, jobs_of(o), fp, &digests, frame);
+		fingerprint_learned_free(learned);
+		s.read_ms += now_ms() - t1;
+	}
 	if (rc == 0)
 		rc = check_output_dir(s.source_dir, outdir, d);
 	struct output out;

@@ -12,6 +12,7 @@
 #include "model.h"
 
 struct file_digests;
+struct fingerprint_learned;
 
 struct build_opts {
 	const char *source;    /* site root; "." by default */
@@ -22,6 +23,9 @@ struct build_opts {
 	bool force;            /* build even when the inputs are those of the site
 				* already in the output folder (see build_state.h) */
 	const struct file_digests *digests; /* content/'s files, hashed already (or NULL) */
+	struct fingerprint_learned *learned; /* or: takes the digests of the
+				* documents as they are read, for a fingerprint
+				* made after reading (fingerprint.h) */
 	bool exiting;          /* the process ends after the build: the model is
 				* left to it (model_bury) rather than freed */
 	bool keep_trees;       /* keep each document's tree after loading (ssg check

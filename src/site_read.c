@@ -30,6 +30,7 @@ struct read_job {
 	struct buf *entries;           /* per document: its new cache entry (appended later) */
 	struct doc_cache_stream *stream; /* or: a whole new cache, written as we go */
 	const struct file_digests *digests; /* what the fingerprint hashed */
+	struct fingerprint_learned *learned; /* or: what it will be told */
 	size_t hits;                   /* documents the cache gave (under lock) */
 	pthread_mutex_t lock;
 };
@@ -117,6 +118,11 @@ static void read_doc(struct read_job *j, size_t i, struct buf *entry)
 		source_free(&src);
 		ast_arena_end(arena);
 		return;
+	}
+	if (j->learned) {
+		char key[PATH_MAX + 16];
+		snprintf(key, sizeof key, "content/%s", d->relpath);
+		fingerprint_learned_add(j->learned, key, &src.st, src.digest);
 	}
 	d->format = src.format;
 	d->hash = src.digest[0];
@@ -258,7 +264,8 @@ void site_read_documents(struct site *s, const struct build_opts *o, const char 
 			 const char **rels, size_t ndocs, struct site_dates **dates)
 {
 	struct read_job job = {.s = s, .content_dir = content, .relpaths = rels,
-			       .keep_trees = o->keep_trees, .digests = o->digests};
+			       .keep_trees = o->keep_trees, .digests = o->digests,
+			       .learned = o->learned};
 	pthread_mutex_init(&job.lock, NULL);
 	/* the documents read last time (the cache is for builds: check walks trees) */
 	struct doc_cache cache;

@@ -250,6 +250,8 @@ int source_load(const char *file, const char *shown, long max_size, struct sourc
 		diag_add(d, SEV_ERROR, shown, 0, 0, "cannot read: %s", strerror(errno));
 		return -1;
 	}
+	if (fstat(fileno(f), &s->st))
+		memset(&s->st, 0, sizeof s->st);
 	struct buf raw = BUF_INIT;
 	char chunk[65536];
 	size_t r;

@@ -7,6 +7,7 @@
 #define SSG_SOURCE_H
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/stat.h>
 
 #include "diag.h"
 #include "meta.h"
@@ -42,6 +43,7 @@ struct source {
 	int body_line;        /* line number of body's first line (1 without front matter) */
 	struct doc_meta meta; /* from front matter */
 	unsigned long long digest[2]; /* of the raw bytes (fingerprint.h) */
+	struct stat st;       /* the file's, taken before it was read */
 };
 
 /* Read and prepare one document. `shown` is the path used in diagnostics.

@@ -120,6 +120,18 @@ build --base-url https://other.example/ 2>"$d/err"; expect built "a new --base-u
 grep -q 'https://other.example/' "$d/out/sitemap.xml"
 build --base-url https://other.example/ 2>"$d/err"; expect up "the same --base-url"
 build --base-url https://other.example/ --force 2>"$d/err"; expect built "--force"
+# a forced build fingerprints its documents from their reading, not by a
+# pass of its own: each is read once, and the fingerprint is a plain build's
+build --base-url https://other.example/ 2>"$d/err"; expect up "a plain build after --force"
+if strace -f -o /dev/null true 2>/dev/null; then
+	strace -f -e trace=openat -o "$d/trace" "$SSG" build -s "$d" -o "$d/out" -q --force \
+		--base-url https://other.example/ 2>/dev/null
+	n=$(grep -c '/content/cuda-basics.rst"' "$d/trace")
+	[ "$n" = 1 ] || { echo "a forced build opened a document $n times"; exit 1; }
+	build --base-url https://other.example/ 2>"$d/err"; expect up "after a forced build, traced"
+else
+	echo "up_to_date: no strace: the count of reads is skipped"
+fi
 
 # a failed build keeps the site and its state: the next good build is up to date
 build --base-url https://other.example/ -q 2>/dev/null

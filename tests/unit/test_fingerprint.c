@@ -4,6 +4,7 @@
  * run is read again; a damaged cache is read as empty. */
 #include "testutil.h"
 #include "fingerprint.h"
+#include "source.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -102,10 +103,105 @@ static void test_known_by_stat(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
+/* Learn a file as a build reading it would: its stat, then its digest. */
+static void learn(struct fingerprint_learned *l, const char *rel)
+{
+	char p[128];
+	snprintf(p, sizeof p, "%s/%s", dir, rel);
+	struct stat st;
+	unsigned long long h[2];
+	assert_int_equal(stat(p, &st), 0);
+	assert_int_equal(fingerprint_file_digest(p, h), 0);
+	fingerprint_learned_add(l, rel, &st, h);
+}
+
+/* A walk after the build read the documents: its manifest, and how many
+ * files the walk itself read (not those the build told it of). */
+static size_t run_learned(struct buf *m, struct fingerprint_learned *l)
+{
+	buf_reset(m);
+	struct fingerprint_cache *c = fingerprint_cache_open(dir, false);
+	struct fingerprint_walk how = {.unframed = source_is_document, .cache = c, .learned = l};
+	size_t before = fingerprint_cache_reads(c);
+	fingerprint_tree_keep(m, dir, "content", 2, &how);
+	size_t reads = fingerprint_cache_reads(c) - before;
+	fingerprint_cache_close(c);
+	return reads;
+}
+
+static bool has_line(const struct buf *m, const char *rel, char kind)
+{
+	char line[128];
+	int n = snprintf(line, sizeof line, "%s%c%c", rel, '\0', kind);
+	for (size_t i = 0; i + (size_t)n <= m->n; i++)
+		if ((i == 0 || m->p[i - 1] == '\n') && !memcmp(m->p + i, line, (size_t)n))
+			return true;
+	return false;
+}
+
+static void test_learned_documents(void **state)
+{
+	(void)state;
+	strcpy(dir, "/tmp/ssg-fpl-XXXXXX");
+	assert_non_null(mkdtemp(dir));
+	char sub[96];
+	snprintf(sub, sizeof sub, "%s/content", dir);
+	assert_int_equal(mkdir(sub, 0755), 0);
+	put("content/a.md", "alpha");
+	put("content/b.md", "beta");
+	put("content/logo.svg", "<svg/>");
+	settle();
+	struct buf m0 = BUF_INIT, m1 = BUF_INIT;
+	run(&m0, false, NULL); /* every file read by the walk */
+
+	/* the documents as the build read them: the same manifest */
+	struct fingerprint_learned *l = fingerprint_learned_new();
+	learn(l, "content/a.md");
+	learn(l, "content/b.md");
+	/* b.md changes after the build read it: the manifest keeps what was
+	 * read (the walk did not read it again), and the stat cache its older
+	 * stat, so the next run reads it */
+	put("content/b.md", "BETA");
+	assert_int_equal(run_learned(&m1, l), 3); /* a and b told, logo.svg read */
+	assert_int_equal(m0.n, m1.n);
+	assert_memory_equal(m0.p, m1.p, m0.n);
+	fingerprint_learned_free(l);
+	struct buf m2 = BUF_INIT;
+	settle();
+	assert_int_equal(run(&m2, true, NULL), 1); /* b.md, by its new stat */
+	assert_false(m0.n == m2.n && !memcmp(m0.p, m2.p, m0.n));
+	assert_true(has_line(&m2, "content/b.md", 'f'));
+
+	/* a document the build did not read, and one it read that is gone:
+	 * both unknown, so that no later manifest matches this one */
+	put("content/c.md", "gamma");
+	l = fingerprint_learned_new();
+	learn(l, "content/a.md");
+	learn(l, "content/b.md");
+	put("content/gone.md", "soon gone");
+	learn(l, "content/gone.md");
+	char gone[128];
+	snprintf(gone, sizeof gone, "%s/content/gone.md", dir);
+	assert_int_equal(unlink(gone), 0);
+	run_learned(&m1, l);
+	assert_true(has_line(&m1, "content/c.md", '?'));
+	assert_true(has_line(&m1, "content/gone.md", '?'));
+	assert_true(has_line(&m1, "content/a.md", 'f'));
+	assert_true(has_line(&m1, "content/logo.svg", 'f'));
+	fingerprint_learned_free(l);
+	buf_free(&m0);
+	buf_free(&m1);
+	buf_free(&m2);
+	char cmd[128];
+	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_known_by_stat),
+		cmocka_unit_test(test_learned_documents),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
