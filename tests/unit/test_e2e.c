@@ -226,6 +226,88 @@ static void test_deterministic_and_parallel_equal(void **state)
 	compare_dirs(out2, out1, "");
 }
 
+static void put_file(const char *dir, const char *rel, const char *text)
+{
+	char p[256];
+	snprintf(p, sizeof p, "%s/%s", dir, rel);
+	FILE *f = fopen(p, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static int build_site(const char *src, const char *out, int jobs, bool drafts)
+{
+	struct build_opts o = {.source = src, .output = out, .jobs = jobs, .drafts = drafts};
+	struct diags d = DIAGS_INIT;
+	struct build_stats st;
+	int rc = site_build(&o, &d, &st);
+	diags_free(&d);
+	return rc;
+}
+
+/* Drafts are read, then left out: the documents kept take the places the
+ * drafts leave, no resource keeps a draft's citation, and every thread
+ * count gives the one-thread site. With --drafts they are in. */
+static void test_drafts_left_out_in_parallel(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/ssg-e2e-drafts-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char p[256];
+	snprintf(p, sizeof p, "%s/content", dir);
+	assert_int_equal(mkdir(p, 0755), 0);
+	put_file(dir, "site.yml", "title: Drafts\nbase_url: https://example.org/\n");
+	static const char *docs[][2] = {
+		{"a.md", "# A\n\n- [Shared](https://example.com/shared) first\n"
+			 "- [Only A](https://example.com/a) mine\n"},
+		{"b.md", "---\ndraft: true\n---\n# B\n\n- [Shared](https://example.com/shared) again\n"
+			 "- [Draft only](https://example.com/draft-only) hidden\n"},
+		{"c.md", "# C\n\n- [Shared](https://example.com/shared) third\n"},
+		{"d.md", "---\ndraft: true\n---\n# D\n\n- [Also a draft](https://example.com/d) x\n"},
+		{"e.md", "# E\n\n- [Only E](https://example.com/e) last\n"
+			 "- [Shared](https://example.com/shared) fourth\n"},
+	};
+	for (size_t i = 0; i < sizeof docs / sizeof *docs; i++) {
+		char rel[64];
+		snprintf(rel, sizeof rel, "content/%s", docs[i][0]);
+		put_file(dir, rel, docs[i][1]);
+	}
+	char o1[300], o2[300], o3[300];
+	snprintf(o1, sizeof o1, "%s/out1", dir);
+	snprintf(o2, sizeof o2, "%s/out2", dir);
+	snprintf(o3, sizeof o3, "%s/out3", dir);
+	assert_int_equal(build_site(dir, o1, 1, false), 0);
+	assert_int_equal(build_site(dir, o2, 2, false), 0);
+	assert_int_equal(build_site(dir, o3, 4, false), 0);
+	compare_dirs(o1, o2, "");
+	compare_dirs(o1, o3, "");
+	char *json = read_out(o2, "resources.json");
+	assert_null(strstr(json, "draft-only"));
+	assert_null(strstr(json, "https://example.com/d\""));
+	/* the shared resource: cited by a, c and e, in that order */
+	char *shared = strstr(json, "\"url\":\"https://example.com/shared\"");
+	assert_non_null(shared);
+	char *a = strstr(shared, "\"document\":\"a.md\"");
+	char *c = strstr(shared, "\"document\":\"c.md\"");
+	char *e = strstr(shared, "\"document\":\"e.md\"");
+	assert_true(a && c && e && a < c && c < e);
+	assert_null(strstr(shared, "\"document\":\"b.md\""));
+	free(json);
+	/* with drafts, they are in */
+	output_remove_tree(o2);
+	assert_int_equal(build_site(dir, o2, 2, true), 0);
+	json = read_out(o2, "resources.json");
+	assert_non_null(strstr(json, "draft-only"));
+	free(json);
+	output_remove_tree(o1);
+	output_remove_tree(o2);
+	output_remove_tree(o3);
+	char cmd[300];
+	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
 static void test_failed_build_keeps_previous(void **state)
 {
 	(void)state;
@@ -258,6 +340,7 @@ int main(void)
 		cmocka_unit_test(test_resource_count),
 		cmocka_unit_test(test_deterministic_and_parallel_equal),
 		cmocka_unit_test(test_failed_build_keeps_previous),
+		cmocka_unit_test(test_drafts_left_out_in_parallel),
 	};
 	return cmocka_run_group_tests_name("e2e", tests, setup, teardown);
 }
