@@ -314,11 +314,9 @@ static void test_failed_build_keeps_previous(void **state)
 	/* a broken site.yml: the build fails and the old output stays whole */
 	char dir[] = "/tmp/ssg-e2e-src-XXXXXX";
 	assert_non_null(mkdtemp(dir));
+	put_file(dir, "site.yml", "title: [broken\n");
 	char p[256];
 	snprintf(p, sizeof p, "%s/site.yml", dir);
-	FILE *f = fopen(p, "w");
-	fputs("title: [broken\n", f);
-	fclose(f);
 	struct build_opts o = {.source = dir, .output = out1, .jobs = 1};
 	struct diags d = DIAGS_INIT;
 	struct build_stats st;

@@ -43,14 +43,27 @@ static void settle(void)
 	nanosleep(&t, NULL);
 }
 
-static void test_known_by_stat(void **state)
+/* A fresh folder with an empty content/ in dir. */
+static void make_tree(const char *template)
 {
-	(void)state;
-	strcpy(dir, "/tmp/ssg-fp-XXXXXX");
+	strcpy(dir, template);
 	assert_non_null(mkdtemp(dir));
 	char sub[96];
 	snprintf(sub, sizeof sub, "%s/content", dir);
 	assert_int_equal(mkdir(sub, 0755), 0);
+}
+
+static void remove_tree(void)
+{
+	char cmd[128];
+	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
+static void test_known_by_stat(void **state)
+{
+	(void)state;
+	make_tree("/tmp/ssg-fp-XXXXXX");
 	put("content/a.md", "hello");
 	put("content/b.md", "world");
 	settle();
@@ -98,9 +111,7 @@ static void test_known_by_stat(void **state)
 	assert_int_equal(run(&m2, true, NULL), 2);
 	buf_free(&m1);
 	buf_free(&m2);
-	char cmd[128];
-	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-	assert_int_equal(system(cmd), 0);
+	remove_tree();
 }
 
 /* Learn a file as a build reading it would: its stat, then its digest. */
@@ -142,11 +153,7 @@ static bool has_line(const struct buf *m, const char *rel, char kind)
 static void test_learned_documents(void **state)
 {
 	(void)state;
-	strcpy(dir, "/tmp/ssg-fpl-XXXXXX");
-	assert_non_null(mkdtemp(dir));
-	char sub[96];
-	snprintf(sub, sizeof sub, "%s/content", dir);
-	assert_int_equal(mkdir(sub, 0755), 0);
+	make_tree("/tmp/ssg-fpl-XXXXXX");
 	put("content/a.md", "alpha");
 	put("content/b.md", "beta");
 	put("content/logo.svg", "<svg/>");
@@ -192,9 +199,7 @@ static void test_learned_documents(void **state)
 	buf_free(&m0);
 	buf_free(&m1);
 	buf_free(&m2);
-	char cmd[128];
-	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-	assert_int_equal(system(cmd), 0);
+	remove_tree();
 }
 
 int main(void)
