@@ -3,6 +3,7 @@
  * override wins); its topics are every topic with a matching rule (an
  * override replaces them); what matches no topic goes to "unsorted". */
 #include "model.h"
+#include "phrases.h"
 #include "buf.h"
 #include "pool.h"
 #include "url.h"
@@ -78,39 +79,26 @@ static char *lower(const char *s)
 	return l;
 }
 
-/* A lower-cased phrase in lower-cased text, at word boundaries. */
-static bool has_word(const char *text, const char *word)
-{
-	size_t wl = strlen(word);
-	if (!wl)
-		return false;
-	for (const char *p = strstr(text, word); p; p = strstr(p + 1, word)) {
-		bool left = p == text || !isalnum((unsigned char)p[-1]);
-		bool right = !isalnum((unsigned char)p[wl]);
-		if (left && right)
-			return true;
-	}
-	return false;
-}
-
 struct classify_ctx {
 	struct site *s;
 	char ***kind_urls;       /* per kind: its url patterns, compiled */
 	char ***topic_urls;      /* per topic: the same */
-	char ***words;           /* per topic: its words, lower-cased, NULL-terminated */
-	char ***head_words;      /* per topic: its heading rules, lower-cased */
+	struct phrase_set words; /* every topic's words, lower-cased: id = topic */
+	struct phrase_set head_words; /* every topic's heading rules, the same */
 	unsigned char **heads;   /* per document: nheadings x ntopics, 1 when a heading
 				  * rule of the topic matches the section or a section
 				  * around it (not the document's title) */
 	char **overrides;        /* per override: its URL, canonical (or NULL) */
 };
 
-static char **lower_all(char **v, size_t n)
+/* Each topic's phrases (words or heading rules), lower-cased, into one set. */
+static void add_lowered(struct phrase_set *set, char **v, size_t n, size_t topic)
 {
-	char **l = xcalloc(n + 1, sizeof *l);
-	for (size_t k = 0; k < n; k++)
-		l[k] = lower(v[k]);
-	return l;
+	for (size_t k = 0; k < n; k++) {
+		char *l = lower(v[k]);
+		phrase_set_add(set, l, topic);
+		free(l);
+	}
 }
 
 static void heads_of_doc(void *ctx, size_t d)
@@ -120,19 +108,19 @@ static void heads_of_doc(void *ctx, size_t d)
 	size_t nt = s->cfg.ntopics;
 	const struct doc *doc = &s->docs[d];
 	unsigned char *h = xcalloc(doc->nheadings * nt + 1, 1);
+	bool *hit = xcalloc(nt + 1, sizeof *hit);
 	for (size_t i = 0; i < doc->nheadings; i++) {
 		if (doc->headings[i].level <= 1)
 			continue; /* the title names the whole document */
 		char *text = lower(doc->headings[i].text);
 		int parent = doc->headings[i].parent;
-		for (size_t t = 0; t < nt; t++) {
-			bool hit = parent >= 0 && h[(size_t)parent * nt + t];
-			for (char **w = x->head_words[t]; !hit && *w; w++)
-				hit = has_word(text, *w);
-			h[i * nt + t] = hit;
-		}
+		memset(hit, 0, nt * sizeof *hit);
+		phrase_set_match(&x->head_words, text, hit);
+		for (size_t t = 0; t < nt; t++)
+			h[i * nt + t] = hit[t] || (parent >= 0 && h[(size_t)parent * nt + t]);
 		free(text);
 	}
+	free(hit);
 	x->heads[d] = h;
 }
 
@@ -140,10 +128,9 @@ static void heads_of_doc(void *ctx, size_t d)
 static void prepare_heads(struct classify_ctx *x)
 {
 	struct site *s = x->s;
-	x->head_words = xcalloc(s->cfg.ntopics + 1, sizeof *x->head_words);
 	for (size_t t = 0; t < s->cfg.ntopics; t++)
-		x->head_words[t] = lower_all(s->cfg.topics[t].match.headings,
-					     s->cfg.topics[t].match.nheadings);
+		add_lowered(&x->head_words, s->cfg.topics[t].match.headings,
+			    s->cfg.topics[t].match.nheadings, t);
 	x->heads = xcalloc(s->ndocs + 1, sizeof *x->heads);
 	pool_run(s->jobs, s->ndocs, heads_of_doc, x);
 }
@@ -151,11 +138,8 @@ static void prepare_heads(struct classify_ctx *x)
 static void prepare_words(struct classify_ctx *x)
 {
 	const struct config *cfg = &x->s->cfg;
-	x->words = xcalloc(cfg->ntopics + 1, sizeof *x->words);
-	for (size_t t = 0; t < cfg->ntopics; t++) {
-		const struct cfg_match *m = &cfg->topics[t].match;
-		x->words[t] = lower_all(m->words, m->nwords);
-	}
+	for (size_t t = 0; t < cfg->ntopics; t++)
+		add_lowered(&x->words, cfg->topics[t].match.words, cfg->topics[t].match.nwords, t);
 }
 
 /* site.yml's overrides, canonicalised once rather than for every resource. */
@@ -201,12 +185,8 @@ static void classify_ctx_free(struct classify_ctx *x)
 	for (size_t t = 0; t < x->s->cfg.ntopics; t++)
 		free_strv(x->topic_urls[t]);
 	free(x->topic_urls);
-	for (size_t t = 0; t < x->s->cfg.ntopics; t++) {
-		free_strv(x->words[t]);
-		free_strv(x->head_words[t]);
-	}
-	free(x->words);
-	free(x->head_words);
+	phrase_set_free(&x->words);
+	phrase_set_free(&x->head_words);
 	for (size_t i = 0; i < x->s->cfg.noverrides; i++)
 		free(x->overrides[i]);
 	free(x->overrides);
@@ -281,12 +261,12 @@ static bool match_url_rules(const struct cfg_match *m, char **urls, const struct
 	return false;
 }
 
+/* words: which topics' words the resource's text has (phrase_set_match). */
 static bool match_text_rules(const struct classify_ctx *x, size_t t, const struct resource *r,
-			     const char *text)
+			     const bool *words)
 {
-	for (char **w = x->words[t]; *w; w++)
-		if (has_word(text, *w))
-			return true;
+	if (words[t])
+		return true;
 	if (!x->s->cfg.topics[t].match.nheadings)
 		return false;
 	size_t nt = x->s->cfg.ntopics;
@@ -337,12 +317,15 @@ static void classify_one(const struct classify_ctx *x, size_t ri)
 		}
 	} else if (cfg->ntopics) {
 		char *text = resource_text(s, r);
+		bool *words = xcalloc(cfg->ntopics + 1, sizeof *words);
+		phrase_set_match(&x->words, text, words);
 		for (size_t t = 0; t < cfg->ntopics; t++) {
 			const struct cfg_match *m = &cfg->topics[t].match;
 			if (match_url_rules(m, x->topic_urls[t], r, key) ||
-			    match_text_rules(x, t, r, text))
+			    match_text_rules(x, t, r, words))
 				r->topics[r->ntopics++] = (int)t;
 		}
+		free(words);
 		free(text);
 	}
 	if (!r->ntopics)

@@ -1,0 +1,117 @@
+/* phrases: whole-word phrase matching in one pass (see phrases.h). */
+#include "phrases.h"
+#include "xalloc.h"
+
+#include <ctype.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* First words longer than this go to the searched phrases (none in practice). */
+#define FIRST_MAX 127
+
+static bool word_char(char c) { return isalnum((unsigned char)c) != 0; }
+
+bool phrase_in(const char *text, const char *phrase)
+{
+	size_t n = strlen(phrase);
+	if (!n)
+		return false;
+	for (const char *p = strstr(text, phrase); p; p = strstr(p + 1, phrase))
+		if ((p == text || !word_char(p[-1])) && !word_char(p[n]))
+			return true;
+	return false;
+}
+
+/* The length of the run of letters and digits at s. */
+static size_t word_len(const char *s)
+{
+	size_t n = 0;
+	while (word_char(s[n]))
+		n++;
+	return n;
+}
+
+void phrase_set_add(struct phrase_set *p, const char *phrase, size_t id)
+{
+	size_t len = strlen(phrase);
+	if (!len)
+		return;
+	p->v = xgrow(p->v, &p->cap, p->n + 1, sizeof *p->v);
+	size_t k = p->n++;
+	p->v[k] = (struct phrase){xstrdup(phrase), len, id, SIZE_MAX};
+	size_t fl = word_len(phrase);
+	if (!fl || fl > FIRST_MAX) {
+		p->odd = xgrow(p->odd, &p->capodd, p->nodd + 1, sizeof *p->odd);
+		p->odd[p->nodd++] = k;
+		return;
+	}
+	/* the table's key: the first word alone */
+	char key[FIRST_MAX + 1];
+	memcpy(key, phrase, fl);
+	key[fl] = '\0';
+	size_t head;
+	if (hash_get(&p->first, key, &head)) {
+		/* appended at the chain's end: phrases are tried in the order added */
+		while (p->v[head].next != SIZE_MAX)
+			head = p->v[head].next;
+		p->v[head].next = k;
+	} else {
+		hash_put(&p->first, xstrndup(phrase, fl), k); /* freed with the set */
+	}
+}
+
+void phrase_set_match(const struct phrase_set *p, const char *text, bool *hit)
+{
+	/* a few phrases are found sooner by searching for each (strstr runs
+	 * through the text many bytes at a time) than by looking up every word */
+	if (p->n < PHRASES_ONE_PASS) {
+		for (size_t i = 0; i < p->n; i++)
+			if (!hit[p->v[i].id] && phrase_in(text, p->v[i].text))
+				hit[p->v[i].id] = true;
+		return;
+	}
+	char key[FIRST_MAX + 1];
+	if (p->first.n) {
+		const char *s = text;
+		while (*s) {
+			if (!word_char(*s)) {
+				s++;
+				continue;
+			}
+			/* a word starts here (what precedes it is no letter or digit) */
+			size_t wl = word_len(s);
+			size_t k;
+			if (wl <= FIRST_MAX) {
+				memcpy(key, s, wl);
+				key[wl] = '\0';
+				if (hash_get(&p->first, key, &k))
+					for (; k != SIZE_MAX; k = p->v[k].next) {
+						const struct phrase *ph = &p->v[k];
+						if (!hit[ph->id] && !strncmp(s, ph->text, ph->len) &&
+						    !word_char(s[ph->len]))
+							hit[ph->id] = true;
+					}
+			}
+			s += wl;
+		}
+	}
+	for (size_t i = 0; i < p->nodd; i++) {
+		const struct phrase *ph = &p->v[p->odd[i]];
+		if (!hit[ph->id] && phrase_in(text, ph->text))
+			hit[ph->id] = true;
+	}
+}
+
+void phrase_set_free(struct phrase_set *p)
+{
+	/* the table's keys are the copies made for the chains' heads */
+	for (size_t i = 0; i < p->first.cap; i++)
+		free((char *)p->first.slots[i].key);
+	hash_free(&p->first);
+	for (size_t i = 0; i < p->n; i++)
+		free(p->v[i].text);
+	free(p->v);
+	free(p->odd);
+	memset(p, 0, sizeof *p);
+}
