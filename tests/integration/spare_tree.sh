@@ -57,12 +57,18 @@ build_and_check "a folder replaced by a file"
 sed -i 's/^title: .*/title: Spare test/' "$d/site.yml"
 build_and_check "a site.yml edit"
 build_and_check "nothing changed again"
+# a link removed: its resource page, two folders down (r/<slug>/), goes too
+sed -i '/spare-text/d' "$d/content/cuda-basics.rst"
+build_and_check "a link removed"
+build_and_check "the same, once more (the spare had the page)"
 # a damaged spare (a file replaced in it, one removed, a stray added) is repaired
 printf '\n\nOne more `link <https://example.org/one-more>`_.\n' >> "$d/content/cuda-basics.rst"
 f=$(cd "$spare" && find . -name index.html | head -1)
 { cat "$spare/$f"; echo tampered; } > "$d/tampered" && mv "$d/tampered" "$spare/$f" # its own inode
 rm -f "$spare/assets/style.css"
 echo stray > "$spare/stray.html"
+mkdir -p "$spare/r/stray/deep" && echo stray > "$spare/r/stray/deep/index.html"
+echo stray > "$spare/r/stray.html"
 rm -f "$d/live-before"
 "$SSG" build -q -s "$d" -o "$d/out" 2>/dev/null
 rm -rf "$d/clean"
