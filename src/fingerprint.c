@@ -178,6 +178,7 @@ struct fingerprint_learned {
 struct entry {
 	char *rel;
 	char *full;
+	int dir;         /* its folder, open (an index into walk.dirfds); -1: by path */
 	char kind;       /* 'f' file, 'l' symlink, 'o' other, '!' unreadable */
 	char *target;    /* symlink's target */
 	unsigned long long h[2];
@@ -185,9 +186,15 @@ struct entry {
 	bool hashed;     /* read this run (not known by its stat) */
 };
 
+/* Folders kept open while their files are stat'ed: a stat by name in its
+ * folder looks up one name, not every folder of the path again. */
+#define WALK_OPEN_DIRS 256
+
 struct walk {
 	struct entry *v;
 	size_t n, cap;
+	int dirfds[WALK_OPEN_DIRS];
+	int ndirfds;
 	const struct fingerprint_cache *cache;
 	struct fingerprint_learned *learned; /* with unframed: documents come from it */
 	bool (*unframed)(const char *rel);
@@ -204,10 +211,10 @@ static int cmp_name(const void *a, const void *b)
 	return strcmp(((const struct name *)a)->s, ((const struct name *)b)->s);
 }
 
-static void add_entry(struct walk *w, char *rel, char *full, char kind)
+static void add_entry(struct walk *w, char *rel, char *full, char kind, int dir)
 {
 	w->v = xgrow(w->v, &w->cap, w->n + 1, sizeof *w->v);
-	w->v[w->n++] = (struct entry){.rel = rel, .full = full, .kind = kind};
+	w->v[w->n++] = (struct entry){.rel = rel, .full = full, .dir = dir, .kind = kind};
 }
 
 /* Folders are walked here, in name order; what else they hold is only
@@ -216,8 +223,16 @@ static void walk_dir(struct walk *w, const char *full, const char *rel, int dept
 {
 	DIR *d = opendir(full);
 	if (!d) {
-		add_entry(w, xstrdup(rel), xstrdup(full), '!');
+		add_entry(w, xstrdup(rel), xstrdup(full), '!', -1);
 		return;
+	}
+	int open_dir = -1;
+	if (w->ndirfds < WALK_OPEN_DIRS) {
+		int fd = fcntl(dirfd(d), F_DUPFD_CLOEXEC, 0);
+		if (fd >= 0) {
+			open_dir = w->ndirfds;
+			w->dirfds[w->ndirfds++] = fd;
+		}
 	}
 	struct name *names = NULL;
 	size_t n = 0, cap = 0;
@@ -241,7 +256,7 @@ static void walk_dir(struct walk *w, const char *full, const char *rel, int dept
 			free(cf);
 			free(cr);
 		} else
-			add_entry(w, cr, cf, '?');
+			add_entry(w, cr, cf, '?', open_dir);
 		free(names[i].s);
 	}
 	free(names);
@@ -289,7 +304,9 @@ static void hash_entry(void *ctx, size_t i)
 	struct entry *e = &w->v[i];
 	struct stat st;
 	if (e->kind == '?') {
-		if (lstat(e->full, &st))
+		const char *base = strrchr(e->full, '/');
+		int at = e->dir >= 0 && base ? w->dirfds[e->dir] : -1;
+		if (at >= 0 ? fstatat(at, base + 1, &st, AT_SYMLINK_NOFOLLOW) : lstat(e->full, &st))
 			e->kind = '!';
 		else {
 			e->kind = S_ISREG(st.st_mode) ? 'f' : S_ISLNK(st.st_mode) ? 'l' : 'o';
@@ -390,6 +407,8 @@ void fingerprint_tree_keep(struct buf *manifest, const char *root, const char *r
 	struct walk w = {.cache = how->cache, .learned = how->learned, .unframed = how->unframed};
 	walk_dir(&w, full, rel, 0);
 	pool_run(jobs, w.n, hash_entry, &w);
+	for (int i = 0; i < w.ndirfds; i++)
+		close(w.dirfds[i]);
 	struct file_digests *keep = how->keep;
 	if (keep) {
 		keep->paths = xrealloc(keep->paths, (keep->n + w.n + 1) * sizeof *keep->paths);

@@ -202,11 +202,45 @@ static void test_learned_documents(void **state)
 	remove_tree();
 }
 
+/* Files in nested folders, and in more folders than the walk keeps open,
+ * are stat'ed where they are: known by stat on the next run, and an edit
+ * deep down is seen. */
+static void test_nested_folders(void **state)
+{
+	(void)state;
+	make_tree("/tmp/ssg-fpn-XXXXXX");
+	char p[160];
+	for (int i = 0; i < 300; i++) {
+		snprintf(p, sizeof p, "%s/content/f%03d", dir, i);
+		assert_int_equal(mkdir(p, 0755), 0);
+		snprintf(p, sizeof p, "content/f%03d/doc.md", i);
+		put(p, "text");
+	}
+	snprintf(p, sizeof p, "%s/content/f299/deep", dir);
+	assert_int_equal(mkdir(p, 0755), 0);
+	put("content/f299/deep/last.md", "deep");
+	settle();
+	struct buf m1 = BUF_INIT, m2 = BUF_INIT;
+	assert_int_equal(run(&m1, true, NULL), 301);
+	assert_int_equal(run(&m2, true, NULL), 0); /* every one known by its stat */
+	assert_int_equal(m1.n, m2.n);
+	assert_memory_equal(m1.p, m2.p, m1.n);
+	assert_false(has_line(&m2, "content/f299/doc.md", '!'));
+	assert_true(has_line(&m2, "content/f299/deep/last.md", 'f'));
+	put("content/f299/deep/last.md", "DEEP");
+	assert_int_equal(run(&m2, true, NULL), 1);
+	assert_false(m1.n == m2.n && !memcmp(m1.p, m2.p, m1.n));
+	buf_free(&m1);
+	buf_free(&m2);
+	remove_tree();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_known_by_stat),
 		cmocka_unit_test(test_learned_documents),
+		cmocka_unit_test(test_nested_folders),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
