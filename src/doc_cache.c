@@ -171,6 +171,54 @@ static int open_cache_dir(const char *source_dir, bool make)
 	return path_open_subdir(source_dir, DOC_CACHE_DIR, make);
 }
 
+/* What tells one version of the cache file from another. */
+static void file_id(const struct stat *st, unsigned long long id[5])
+{
+	id[0] = (unsigned long long)st->st_dev;
+	id[1] = (unsigned long long)st->st_ino;
+	id[2] = (unsigned long long)st->st_size;
+	id[3] = (unsigned long long)st->st_mtim.tv_sec * 1000000000ULL +
+		(unsigned long long)st->st_mtim.tv_nsec;
+	id[4] = (unsigned long long)st->st_ctim.tv_sec * 1000000000ULL +
+		(unsigned long long)st->st_ctim.tv_nsec;
+}
+
+#define INDEX_MAGIC "ssg-docs-index 1\n"
+
+/* Write documents.idx for the file in place (whose id is read now): n paths
+ * with their entries' offsets and sizes (the length prefix included),
+ * clean_end where its whole entries end. */
+static void save_index(int cfd, const char **paths, const size_t *at, const size_t *size, size_t n,
+		       size_t clean_end)
+{
+	struct stat st;
+	if (fstatat(cfd, DOC_CACHE_NAME, &st, AT_SYMLINK_NOFOLLOW) || !S_ISREG(st.st_mode))
+		return;
+	unsigned long long id[5];
+	file_id(&st, id);
+	struct buf b = BUF_INIT;
+	buf_puts(&b, INDEX_MAGIC);
+	for (size_t k = 0; k < 5; k++)
+		put_u64(&b, id[k]);
+	put_u64(&b, clean_end);
+	put_u32(&b, (uint32_t)n);
+	for (size_t i = 0; i < n; i++) {
+		put_str(&b, paths[i]);
+		put_u64(&b, at[i]);
+		put_u64(&b, size[i]);
+	}
+	char tmp[64];
+	snprintf(tmp, sizeof tmp, "%s.%ld.tmp", DOC_CACHE_INDEX, (long)getpid());
+	unlinkat(cfd, tmp, 0);
+	int fd = openat(cfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	bool ok = fd >= 0 && write(fd, b.p, b.n) == (ssize_t)b.n;
+	if (fd >= 0 && close(fd))
+		ok = false;
+	if (!ok || renameat(cfd, tmp, cfd, DOC_CACHE_INDEX))
+		unlinkat(cfd, tmp, 0);
+	buf_free(&b);
+}
+
 /* Temporary files of writers that were killed (their process is gone). */
 static void remove_dead_temps(int cfd)
 {
@@ -181,17 +229,80 @@ static void remove_dead_temps(int cfd)
 			close(fd);
 		return;
 	}
-	size_t pl = strlen(DOC_CACHE_NAME ".");
 	struct dirent *e;
 	while ((e = readdir(dh))) {
 		char *end;
-		if (strncmp(e->d_name, DOC_CACHE_NAME ".", pl))
-			continue;
+		size_t pl = strlen(DOC_CACHE_NAME ".");
+		if (strncmp(e->d_name, DOC_CACHE_NAME ".", pl)) {
+			pl = strlen(DOC_CACHE_INDEX ".");
+			if (strncmp(e->d_name, DOC_CACHE_INDEX ".", pl))
+				continue;
+		}
 		long pid = strtol(e->d_name + pl, &end, 10);
 		if (pid > 0 && !strcmp(end, ".tmp") && kill((pid_t)pid, 0) && errno == ESRCH)
 			unlinkat(cfd, e->d_name, 0);
 	}
 	closedir(dh);
+}
+
+/* The index of a file whose entries for paths[i] begin at at[i] (SIZE_MAX:
+ * none). */
+static void save_present(int cfd, const char **paths, const size_t *at, const size_t *size,
+			 size_t n, size_t end)
+{
+	const char **p = xcalloc(n + 1, sizeof *p);
+	size_t *o = xcalloc(n + 1, sizeof *o), *z = xcalloc(n + 1, sizeof *z), k = 0;
+	for (size_t i = 0; i < n; i++)
+		if (at[i] != SIZE_MAX) {
+			p[k] = paths[i];
+			z[k] = size[i];
+			o[k++] = at[i];
+		}
+	save_index(cfd, p, o, z, k, end);
+	free(p);
+	free(o);
+	free(z);
+}
+
+/* The index after entries were appended to the file c mapped: its latest
+ * entries, then the new ones, which replace them. */
+static void save_appended(const struct doc_cache *c, int cfd, const char **relpaths,
+			  const struct buf *entries, size_t n)
+{
+	struct hash fresh = HASH_INIT;
+	size_t total = n;
+	for (size_t i = 0; i < n; i++)
+		if (entries[i].n)
+			hash_put(&fresh, relpaths[i], i);
+	total += c->nkeys;
+	const char **paths = xcalloc(total + 1, sizeof *paths);
+	size_t *at = xcalloc(total + 1, sizeof *at), *size = xcalloc(total + 1, sizeof *size), k = 0;
+	struct hash seen = HASH_INIT;
+	for (size_t i = 0; i < c->nkeys; i++) {
+		const char *key = c->keys[i];
+		size_t slot;
+		if (hash_get(&fresh, key, NULL) || hash_get(&seen, key, NULL) ||
+		    !hash_get(&c->index, key, &slot))
+			continue;
+		hash_put(&seen, key, 0);
+		paths[k] = key;
+		size[k] = c->size[slot];
+		at[k++] = c->at[slot];
+	}
+	size_t end = c->len;
+	for (size_t i = 0; i < n; i++)
+		if (entries[i].n) {
+			paths[k] = relpaths[i];
+			size[k] = entries[i].n;
+			at[k++] = end;
+			end += entries[i].n;
+		}
+	save_index(cfd, paths, at, size, k, end);
+	hash_free(&seen);
+	hash_free(&fresh);
+	free(paths);
+	free(at);
+	free(size);
 }
 
 /* The whole cache again: each document's new entry, or its old one as it is. */
@@ -206,13 +317,19 @@ static int rewrite(const struct doc_cache *c, int cfd, const char env[33], const
 	FILE *f = fd >= 0 ? fdopen(fd, "wb") : NULL;
 	if (fd >= 0 && !f)
 		close(fd);
-	bool ok = f && fprintf(f, MAGIC "%s\n", env) > 0;
+	int head = f ? fprintf(f, MAGIC "%s\n", env) : -1;
+	bool ok = head > 0;
+	size_t *at = xcalloc(n + 1, sizeof *at), *size = xcalloc(n + 1, sizeof *size);
+	size_t end = ok ? (size_t)head : 0;
 	for (size_t i = 0; ok && i < n; i++) {
 		size_t len = entries[i].n;
 		const char *p = entries[i].p;
 		if (!len && c->valid)
 			p = entry_of(c, relpaths[i], &len);
 		ok = !len || fwrite(p, 1, len, f) == len;
+		at[i] = len ? end : SIZE_MAX; /* SIZE_MAX: no entry */
+		size[i] = len;
+		end += len;
 		buf_free(&entries[i]); /* memory goes back while the build goes on */
 	}
 	if (f && fclose(f))
@@ -221,12 +338,17 @@ static int rewrite(const struct doc_cache *c, int cfd, const char env[33], const
 		unlinkat(cfd, tmp, 0);
 		ok = false;
 	}
+	if (ok)
+		save_present(cfd, relpaths, at, size, n, end);
+	free(at);
+	free(size);
 	return ok ? 0 : -1;
 }
 
 /* The new entries at the end of the file, when it is still the file that
  * was loaded (same size, no torn entry at its end): -1 otherwise. */
-static int append(const struct doc_cache *c, int cfd, struct buf *entries, size_t n)
+static int append(const struct doc_cache *c, int cfd, const char **relpaths, struct buf *entries,
+		  size_t n)
 {
 	int fd = openat(cfd, DOC_CACHE_NAME, O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
@@ -240,6 +362,8 @@ static int append(const struct doc_cache *c, int cfd, struct buf *entries, size_
 			if (entries[i].n && write(fd, entries[i].p, entries[i].n) != (ssize_t)entries[i].n)
 				rc = -1;
 	}
+	if (rc == 0)
+		save_appended(c, cfd, relpaths, entries, n); /* under the lock still */
 	close(fd);
 	return rc;
 }
@@ -251,8 +375,9 @@ int doc_cache_update(const struct doc_cache *c, const char *source_dir, const ch
 	for (size_t i = 0; i < n; i++) {
 		size_t len = entries[i].n;
 		fresh += len;
-		if (!len && c->valid)
-			entry_of(c, relpaths[i], &len);
+		size_t slot;
+		if (!len && c->valid && hash_get(&c->index, relpaths[i], &slot))
+			len = c->size[slot]; /* known without reading the file */
 		live += len;
 	}
 	if (c->valid && !fresh)
@@ -263,7 +388,7 @@ int doc_cache_update(const struct doc_cache *c, const char *source_dir, const ch
 	/* append while at most half the file is dead entries; else start over */
 	int rc = -1;
 	if (c->valid && c->len + fresh <= 2 * live + (1u << 20))
-		rc = append(c, cfd, entries, n);
+		rc = append(c, cfd, relpaths, entries, n);
 	if (rc)
 		rc = rewrite(c, cfd, env, relpaths, entries, n);
 	close(cfd);
@@ -285,6 +410,7 @@ static int map_cache(const char *source_dir, struct doc_cache *c)
 		if (m != MAP_FAILED) {
 			c->data = m;
 			c->len = (size_t)st.st_size;
+			file_id(&st, c->id);
 			rc = 0;
 		}
 	}
@@ -608,6 +734,72 @@ static void get_doc(struct reader *r, struct doc *d)
 		r->bad = true;
 }
 
+/* The index from documents.idx, when it describes the file c mapped (its
+ * id) and every offset lies past the header (head bytes) and inside the
+ * file's whole entries. */
+static bool load_index(struct doc_cache *c, const char *source_dir, size_t head)
+{
+	int cfd = open_cache_dir(source_dir, false);
+	int fd = cfd >= 0 ? openat(cfd, DOC_CACHE_INDEX, O_RDONLY | O_NOFOLLOW | O_CLOEXEC) : -1;
+	if (cfd >= 0)
+		close(cfd);
+	struct buf b = BUF_INIT;
+	struct stat st;
+	bool ok = fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+		  st.st_size < (1 << 28);
+	if (ok) {
+		buf_grow(&b, (size_t)st.st_size + 1);
+		ok = read(fd, b.p, (size_t)st.st_size) == st.st_size;
+		b.n = ok ? (size_t)st.st_size : 0;
+	}
+	if (fd >= 0)
+		close(fd);
+	const size_t ml = strlen(INDEX_MAGIC);
+	ok = ok && b.n >= ml && !memcmp(b.p, INDEX_MAGIC, ml);
+	struct reader r = {(const unsigned char *)b.p + (ok ? ml : 0),
+			   (const unsigned char *)b.p + b.n, !ok};
+	for (size_t k = 0; k < 5 && !r.bad; k++)
+		if (get_u64(&r) != c->id[k])
+			r.bad = true;
+	size_t clean_end = (size_t)get_u64(&r);
+	uint32_t n = get_u32(&r);
+	if (r.bad || clean_end > c->len || n > (size_t)(r.end - r.p) / 12) {
+		buf_free(&b);
+		return false;
+	}
+	c->keys = xcalloc((size_t)n + 1, sizeof *c->keys);
+	c->at = xcalloc((size_t)n + 1, sizeof *c->at);
+	c->size = xcalloc((size_t)n + 1, sizeof *c->size);
+	for (uint32_t i = 0; i < n && !r.bad; i++) {
+		char *rel = get_str(&r);
+		uint64_t at = get_u64(&r), size = get_u64(&r);
+		if (r.bad || !rel || at < head || size > clean_end || at + size > clean_end) {
+			free(rel);
+			r.bad = true;
+			break;
+		}
+		c->keys[c->nkeys] = rel;
+		c->at[c->nkeys] = (size_t)at;
+		c->size[c->nkeys] = (size_t)size;
+		hash_put(&c->index, rel, c->nkeys++);
+	}
+	buf_free(&b);
+	if (r.bad) { /* a damaged index: the walk instead */
+		for (size_t i = 0; i < c->nkeys; i++)
+			free(c->keys[i]);
+		free(c->keys);
+		free(c->at);
+		free(c->size);
+		hash_free(&c->index);
+		c->keys = NULL;
+		c->at = c->size = NULL;
+		c->nkeys = 0;
+		return false;
+	}
+	c->clean_end = clean_end;
+	return true;
+}
+
 void doc_cache_load(struct doc_cache *c, const char *source_dir, const char env[33])
 {
 	memset(c, 0, sizeof *c);
@@ -618,9 +810,14 @@ void doc_cache_load(struct doc_cache *c, const char *source_dir, const char env[
 		return;
 	if (c->len < wl || memcmp(c->data, want, wl))
 		return; /* another program or site.yml: rewritten whole */
+	if (load_index(c, source_dir, wl)) {
+		c->valid = true;
+		c->from_index = true;
+		return;
+	}
 	struct reader r = {(const unsigned char *)c->data + wl,
 			   (const unsigned char *)c->data + c->len, false};
-	size_t cap = 0;
+	size_t cap = 0, capat = 0, capsize = 0;
 	c->clean_end = wl;
 	while (r.p < r.end) {
 		size_t at = (size_t)((const char *)r.p - c->data);
@@ -635,23 +832,61 @@ void doc_cache_load(struct doc_cache *c, const char *source_dir, const char env[
 		}
 		/* a later entry for the same document replaces an earlier one */
 		c->keys = xgrow(c->keys, &cap, c->nkeys + 1, sizeof *c->keys);
-		c->keys[c->nkeys++] = rel;
-		hash_put(&c->index, rel, at);
+		c->at = xgrow(c->at, &capat, c->nkeys + 1, sizeof *c->at);
+		c->size = xgrow(c->size, &capsize, c->nkeys + 1, sizeof *c->size);
+		c->keys[c->nkeys] = rel;
+		c->at[c->nkeys] = at;
+		c->size[c->nkeys] = 4 + (size_t)len;
+		hash_put(&c->index, rel, c->nkeys++);
 		r.p += len;
 		c->clean_end = (size_t)((const char *)r.p - c->data);
 	}
 	c->valid = true;
+	/* the walk's result, kept for the next load */
+	int cfd = open_cache_dir(source_dir, false);
+	if (cfd >= 0) {
+		const char **paths = xcalloc(c->nkeys + 1, sizeof *paths);
+		size_t *at = xcalloc(c->nkeys + 1, sizeof *at), k = 0;
+		size_t *size = xcalloc(c->nkeys + 1, sizeof *size);
+		for (size_t i = 0; i < c->nkeys; i++) {
+			size_t latest;
+			if (hash_get(&c->index, c->keys[i], &latest) && latest == i) {
+				paths[k] = c->keys[i];
+				size[k] = c->size[i];
+				at[k++] = c->at[i];
+			}
+		}
+		if (c->clean_end == c->len)
+			save_index(cfd, paths, at, size, k, c->clean_end);
+		free(paths);
+		free(at);
+		free(size);
+		close(cfd);
+	}
 }
 
 /* The bytes of relpath's entry (its length prefix included), or NULL. */
 static const char *entry_of(const struct doc_cache *c, const char *relpath, size_t *n)
 {
-	size_t at;
-	if (!c->index.n || !hash_get(&c->index, relpath, &at))
+	size_t slot;
+	if (!c->index.n || !hash_get(&c->index, relpath, &slot))
+		return NULL;
+	size_t at = c->at[slot];
+	if (at + 4 > c->clean_end)
 		return NULL;
 	const unsigned char *p = (const unsigned char *)c->data + at;
-	*n = 4 + ((uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-		  (uint32_t)p[3] << 24); /* in bounds: checked when loaded */
+	size_t len = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+		     (uint32_t)p[3] << 24;
+	if (len > c->clean_end - at - 4)
+		return NULL;
+	/* the entry names its document first: an index from documents.idx is
+	 * only trusted as far as that */
+	size_t rl = strlen(relpath);
+	if (len < 4 + rl || p[4] != (unsigned char)rl || p[5] != (unsigned char)(rl >> 8) ||
+	    p[6] != (unsigned char)(rl >> 16) || p[7] != (unsigned char)(rl >> 24) ||
+	    memcmp(p + 8, relpath, rl))
+		return NULL;
+	*n = 4 + len;
 	return c->data + at;
 }
 
@@ -685,6 +920,8 @@ void doc_cache_free(struct doc_cache *c)
 	for (size_t i = 0; i < c->nkeys; i++)
 		free(c->keys[i]);
 	free(c->keys);
+	free(c->at);
+	free(c->size);
 	hash_free(&c->index);
 	if (c->data)
 		munmap((void *)c->data, c->len);

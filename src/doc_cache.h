@@ -16,15 +16,23 @@
 
 #define DOC_CACHE_DIR ".ssg-cache"
 #define DOC_CACHE_NAME "documents.bin"
+/* The offsets of documents.bin's latest entries, for the file as it was
+ * (device, inode, size and times): loading then reads this small file, not a
+ * header of every entry spread over the large one. Only a shortcut: an entry
+ * is still checked to be its document's (path and digest) when read. */
+#define DOC_CACHE_INDEX "documents.idx"
 
 struct doc_cache {
 	const char *data;     /* the file, mapped (NULL: none) */
 	size_t len;
 	size_t clean_end;     /* where the last whole entry ends */
 	bool valid;           /* written under this env */
-	struct hash index;    /* relpath -> offset of its latest entry */
-	char **keys;          /* the relpaths the index borrows */
+	struct hash index;    /* relpath -> slot of its latest entry */
+	char **keys;          /* per slot: the relpath the index borrows */
+	size_t *at, *size;    /* per slot: the entry's offset and length */
 	size_t nkeys;
+	unsigned long long id[5]; /* the file's device, inode, size, mtime, ctime */
+	bool from_index;      /* the index came from documents.idx, not a walk */
 };
 
 /* What every entry depends on besides its file: this program and site.yml. */

@@ -75,6 +75,9 @@ static char *write_cache(struct doc *d, const unsigned long long dg[2], char *di
 static void remove_cache(const char *file, const char *dir)
 {
 	unlink(file);
+	char *index = xasprintf("%s/.ssg-cache/" DOC_CACHE_INDEX, dir);
+	unlink(index);
+	free(index);
 	char *sub = xasprintf("%s/.ssg-cache", dir);
 	rmdir(sub);
 	free(sub);
@@ -429,6 +432,117 @@ static void test_stream_same_bytes(void **state)
 	free(file);
 }
 
+/* The bytes of dir's documents.idx (n set), or NULL. */
+static char *index_bytes(const char *dir, size_t *n)
+{
+	char *path = xasprintf("%s/.ssg-cache/" DOC_CACHE_INDEX, dir);
+	char *b = test_read_file(path, n);
+	free(path);
+	return b;
+}
+
+static void put_index(const char *dir, const char *b, size_t n)
+{
+	char *path = xasprintf("%s/.ssg-cache/" DOC_CACHE_INDEX, dir);
+	FILE *f = fopen(path, "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite(b, 1, n, f), n);
+	fclose(f);
+	free(path);
+}
+
+/* documents.idx: a load reads it instead of walking the large file, for as
+ * long as it describes the file in place (written, appended to or walked by
+ * ssg itself); the file changed otherwise, it is walked again; an index
+ * whose offsets are wrong gives no document another's entry. */
+static void test_index(void **state)
+{
+	(void)state;
+	struct doc a, b;
+	sample_doc(&a);
+	sample_doc(&b);
+	free(b.relpath);
+	b.relpath = xstrdup("guides/other.md");
+	free(b.title);
+	b.title = xstrdup("Other");
+	char dir[64];
+	strcpy(dir, "/tmp/ssg-docindex-XXXXXX");
+	assert_non_null(mkdtemp(dir));
+	/* b's digest is a's second one: two files with the same bytes */
+	unsigned long long va[2] = {1, 1}, vb[2] = {3, 3}, va2[2] = {3, 3};
+	struct buf e[2] = {BUF_INIT, BUF_INIT};
+	doc_cache_put(&e[0], &a, va);
+	doc_cache_put(&e[1], &b, vb);
+	const char *rels[2] = {a.relpath, b.relpath};
+	struct doc_cache none = {0}, c;
+	assert_int_equal(doc_cache_update(&none, dir, ENV, rels, e, 2), 0);
+	doc_cache_load(&c, dir, ENV);
+	assert_true(c.valid);
+	assert_true(c.from_index);
+	struct doc got = {0};
+	assert_true(doc_cache_get(&c, "guides/other.md", vb, &got));
+	assert_string_equal(got.title, "Other");
+	doc_free(&got);
+	/* an appended entry: the index follows */
+	free(a.title);
+	a.title = xstrdup("Second");
+	buf_reset(&e[0]);
+	buf_reset(&e[1]);
+	doc_cache_put(&e[0], &a, va2);
+	assert_int_equal(doc_cache_update(&c, dir, ENV, rels, e, 2), 0);
+	doc_cache_free(&c);
+	doc_cache_load(&c, dir, ENV);
+	assert_true(c.from_index);
+	assert_false(doc_cache_get(&c, "guides/intro.md", va, &got));
+	assert_true(doc_cache_get(&c, "guides/intro.md", va2, &got));
+	assert_string_equal(got.title, "Second");
+	doc_free(&got);
+	assert_true(doc_cache_get(&c, "guides/other.md", vb, &got));
+	doc_free(&got);
+	doc_cache_free(&c);
+	/* offsets swapped in the index: each document misses, none gets the
+	 * other's entry */
+	size_t n = 0;
+	char *good = index_bytes(dir, &n);
+	assert_non_null(good);
+	char *bad = xmalloc(n);
+	memcpy(bad, good, n);
+	char *pa = memmem(bad, n, "guides/intro.md", 15), *pb = memmem(bad, n, "guides/other.md", 15);
+	assert_true(pa && pb);
+	char tmp[8];
+	memcpy(tmp, pa + 15, 8);
+	memcpy(pa + 15, pb + 15, 8);
+	memcpy(pb + 15, tmp, 8);
+	put_index(dir, bad, n);
+	doc_cache_load(&c, dir, ENV);
+	assert_true(c.from_index);
+	assert_false(doc_cache_get(&c, "guides/intro.md", va2, &got));
+	assert_false(doc_cache_get(&c, "guides/other.md", vb, &got));
+	doc_cache_free(&c);
+	/* the file changed behind the index's back: walked again */
+	put_index(dir, good, n);
+	char *file = xasprintf("%s/.ssg-cache/documents.bin", dir);
+	FILE *f = fopen(file, "ab");
+	assert_non_null(f);
+	fputs("x", f);
+	fclose(f);
+	doc_cache_load(&c, dir, ENV);
+	assert_true(c.valid);
+	assert_false(c.from_index);
+	assert_true(doc_cache_get(&c, "guides/intro.md", va2, &got));
+	assert_string_equal(got.title, "Second");
+	doc_free(&got);
+	doc_cache_free(&c);
+	free(good);
+	free(bad);
+	buf_free(&e[0]);
+	buf_free(&e[1]);
+	doc_free(&a);
+	doc_free(&b);
+	remove_cache(file, dir);
+	free(file);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -438,6 +552,7 @@ int main(void)
 		cmocka_unit_test(test_stream),
 		cmocka_unit_test(test_stream_same_bytes),
 		cmocka_unit_test(test_record),
+		cmocka_unit_test(test_index),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
