@@ -207,15 +207,7 @@ static void save_index(int cfd, const char **paths, const size_t *at, const size
 		put_u64(&b, at[i]);
 		put_u64(&b, size[i]);
 	}
-	char tmp[64];
-	snprintf(tmp, sizeof tmp, "%s.%ld.tmp", DOC_CACHE_INDEX, (long)getpid());
-	unlinkat(cfd, tmp, 0);
-	int fd = openat(cfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-	bool ok = fd >= 0 && write(fd, b.p, b.n) == (ssize_t)b.n;
-	if (fd >= 0 && close(fd))
-		ok = false;
-	if (!ok || renameat(cfd, tmp, cfd, DOC_CACHE_INDEX))
-		unlinkat(cfd, tmp, 0);
+	path_replace_at(cfd, DOC_CACHE_INDEX, b.p, b.n);
 	buf_free(&b);
 }
 
@@ -734,6 +726,20 @@ static void get_doc(struct reader *r, struct doc *d)
 		r->bad = true;
 }
 
+/* Forget c's index (the file stays mapped). */
+static void drop_index(struct doc_cache *c)
+{
+	for (size_t i = 0; i < c->nkeys; i++)
+		free(c->keys[i]);
+	free(c->keys);
+	free(c->at);
+	free(c->size);
+	hash_free(&c->index);
+	c->keys = NULL;
+	c->at = c->size = NULL;
+	c->nkeys = 0;
+}
+
 /* The index from documents.idx, when it describes the file c mapped (its
  * id) and every offset lies past the header (head bytes) and inside the
  * file's whole entries. */
@@ -785,15 +791,7 @@ static bool load_index(struct doc_cache *c, const char *source_dir, size_t head)
 	}
 	buf_free(&b);
 	if (r.bad) { /* a damaged index: the walk instead */
-		for (size_t i = 0; i < c->nkeys; i++)
-			free(c->keys[i]);
-		free(c->keys);
-		free(c->at);
-		free(c->size);
-		hash_free(&c->index);
-		c->keys = NULL;
-		c->at = c->size = NULL;
-		c->nkeys = 0;
+		drop_index(c);
 		return false;
 	}
 	c->clean_end = clean_end;
@@ -917,12 +915,7 @@ bool doc_cache_get(const struct doc_cache *c, const char *relpath,
 
 void doc_cache_free(struct doc_cache *c)
 {
-	for (size_t i = 0; i < c->nkeys; i++)
-		free(c->keys[i]);
-	free(c->keys);
-	free(c->at);
-	free(c->size);
-	hash_free(&c->index);
+	drop_index(c);
 	if (c->data)
 		munmap((void *)c->data, c->len);
 	memset(c, 0, sizeof *c);

@@ -528,15 +528,7 @@ static void save_known(const struct fingerprint_cache *c)
 		buf_put(&b, &len, 4);
 		buf_put(&b, k->path, len);
 	}
-	char tmp[64];
-	snprintf(tmp, sizeof tmp, CACHE_FILE ".%ld.tmp", (long)getpid());
-	unlinkat(cfd, tmp, 0);
-	int fd = openat(cfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-	bool ok = fd >= 0 && write(fd, b.p, b.n) == (ssize_t)b.n;
-	if (fd >= 0 && close(fd))
-		ok = false;
-	if (!ok || renameat(cfd, tmp, cfd, CACHE_FILE))
-		unlinkat(cfd, tmp, 0);
+	path_replace_at(cfd, CACHE_FILE, b.p, b.n);
 	buf_free(&b);
 	close(cfd);
 }

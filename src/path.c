@@ -4,6 +4,7 @@
 #include "xalloc.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -137,4 +138,21 @@ int path_open_subdir(const char *dir, const char *sub, bool make)
 	int cfd = openat(dfd, sub, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	close(dfd);
 	return cfd;
+}
+
+int path_replace_at(int dfd, const char *name, const void *p, size_t n)
+{
+	char tmp[256];
+	if ((size_t)snprintf(tmp, sizeof tmp, "%s.%ld.tmp", name, (long)getpid()) >= sizeof tmp)
+		return -1;
+	unlinkat(dfd, tmp, 0);
+	int fd = openat(dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	bool ok = fd >= 0 && write(fd, p, n) == (ssize_t)n;
+	if (fd >= 0 && close(fd))
+		ok = false;
+	if (!ok || renameat(dfd, tmp, dfd, name)) {
+		unlinkat(dfd, tmp, 0);
+		return -1;
+	}
+	return 0;
 }
