@@ -186,8 +186,9 @@ static void file_id(const struct stat *st, unsigned long long id[5])
 #define INDEX_MAGIC "ssg-docs-index 1\n"
 
 /* Write documents.idx for the file in place (whose id is read now): n paths
- * with their entries' offsets and sizes (the length prefix included),
- * clean_end where its whole entries end. */
+ * with their entries' offsets and sizes (the length prefix included; an
+ * offset of SIZE_MAX: no entry, left out), clean_end where its whole entries
+ * end. */
 static void save_index(int cfd, const char **paths, const size_t *at, const size_t *size, size_t n,
 		       size_t clean_end)
 {
@@ -201,8 +202,13 @@ static void save_index(int cfd, const char **paths, const size_t *at, const size
 	for (size_t k = 0; k < 5; k++)
 		put_u64(&b, id[k]);
 	put_u64(&b, clean_end);
-	put_u32(&b, (uint32_t)n);
+	size_t present = 0;
+	for (size_t i = 0; i < n; i++)
+		present += at[i] != SIZE_MAX;
+	put_u32(&b, (uint32_t)present);
 	for (size_t i = 0; i < n; i++) {
+		if (at[i] == SIZE_MAX)
+			continue;
 		put_str(&b, paths[i]);
 		put_u64(&b, at[i]);
 		put_u64(&b, size[i]);
@@ -237,23 +243,22 @@ static void remove_dead_temps(int cfd)
 	closedir(dh);
 }
 
-/* The index of a file whose entries for paths[i] begin at at[i] (SIZE_MAX:
- * none). */
-static void save_present(int cfd, const char **paths, const size_t *at, const size_t *size,
-			 size_t n, size_t end)
+/* c's latest entry of each document, unless skip names it: its path, offset
+ * and size, into the arrays (room for c->nkeys). How many. */
+static size_t latest_entries(const struct doc_cache *c, const struct hash *skip,
+			     const char **paths, size_t *at, size_t *size)
 {
-	const char **p = xcalloc(n + 1, sizeof *p);
-	size_t *o = xcalloc(n + 1, sizeof *o), *z = xcalloc(n + 1, sizeof *z), k = 0;
-	for (size_t i = 0; i < n; i++)
-		if (at[i] != SIZE_MAX) {
-			p[k] = paths[i];
-			z[k] = size[i];
-			o[k++] = at[i];
-		}
-	save_index(cfd, p, o, z, k, end);
-	free(p);
-	free(o);
-	free(z);
+	size_t k = 0;
+	for (size_t i = 0; i < c->nkeys; i++) {
+		size_t latest;
+		if (!hash_get(&c->index, c->keys[i], &latest) || latest != i ||
+		    (skip && hash_get(skip, c->keys[i], NULL)))
+			continue;
+		paths[k] = c->keys[i];
+		at[k] = c->at[i];
+		size[k++] = c->size[i];
+	}
+	return k;
 }
 
 /* The index after entries were appended to the file c mapped: its latest
@@ -262,25 +267,13 @@ static void save_appended(const struct doc_cache *c, int cfd, const char **relpa
 			  const struct buf *entries, size_t n)
 {
 	struct hash fresh = HASH_INIT;
-	size_t total = n;
 	for (size_t i = 0; i < n; i++)
 		if (entries[i].n)
 			hash_put(&fresh, relpaths[i], i);
-	total += c->nkeys;
+	size_t total = c->nkeys + n;
 	const char **paths = xcalloc(total + 1, sizeof *paths);
-	size_t *at = xcalloc(total + 1, sizeof *at), *size = xcalloc(total + 1, sizeof *size), k = 0;
-	struct hash seen = HASH_INIT;
-	for (size_t i = 0; i < c->nkeys; i++) {
-		const char *key = c->keys[i];
-		size_t slot;
-		if (hash_get(&fresh, key, NULL) || hash_get(&seen, key, NULL) ||
-		    !hash_get(&c->index, key, &slot))
-			continue;
-		hash_put(&seen, key, 0);
-		paths[k] = key;
-		size[k] = c->size[slot];
-		at[k++] = c->at[slot];
-	}
+	size_t *at = xcalloc(total + 1, sizeof *at), *size = xcalloc(total + 1, sizeof *size);
+	size_t k = latest_entries(c, &fresh, paths, at, size);
 	size_t end = c->len;
 	for (size_t i = 0; i < n; i++)
 		if (entries[i].n) {
@@ -290,7 +283,6 @@ static void save_appended(const struct doc_cache *c, int cfd, const char **relpa
 			end += entries[i].n;
 		}
 	save_index(cfd, paths, at, size, k, end);
-	hash_free(&seen);
 	hash_free(&fresh);
 	free(paths);
 	free(at);
@@ -331,7 +323,7 @@ static int rewrite(const struct doc_cache *c, int cfd, const char env[33], const
 		ok = false;
 	}
 	if (ok)
-		save_present(cfd, relpaths, at, size, n, end);
+		save_index(cfd, relpaths, at, size, n, end);
 	free(at);
 	free(size);
 	return ok ? 0 : -1;
@@ -840,22 +832,15 @@ void doc_cache_load(struct doc_cache *c, const char *source_dir, const char env[
 		c->clean_end = (size_t)((const char *)r.p - c->data);
 	}
 	c->valid = true;
-	/* the walk's result, kept for the next load */
-	int cfd = open_cache_dir(source_dir, false);
+	/* the walk's result, kept for the next load (when no torn entry ends
+	 * the file) */
+	int cfd = c->clean_end == c->len ? open_cache_dir(source_dir, false) : -1;
 	if (cfd >= 0) {
 		const char **paths = xcalloc(c->nkeys + 1, sizeof *paths);
-		size_t *at = xcalloc(c->nkeys + 1, sizeof *at), k = 0;
+		size_t *at = xcalloc(c->nkeys + 1, sizeof *at);
 		size_t *size = xcalloc(c->nkeys + 1, sizeof *size);
-		for (size_t i = 0; i < c->nkeys; i++) {
-			size_t latest;
-			if (hash_get(&c->index, c->keys[i], &latest) && latest == i) {
-				paths[k] = c->keys[i];
-				size[k] = c->size[i];
-				at[k++] = c->at[i];
-			}
-		}
-		if (c->clean_end == c->len)
-			save_index(cfd, paths, at, size, k, c->clean_end);
+		size_t k = latest_entries(c, NULL, paths, at, size);
+		save_index(cfd, paths, at, size, k, c->clean_end);
 		free(paths);
 		free(at);
 		free(size);

@@ -15,9 +15,7 @@
 #include "source.h"
 #include "xalloc.h"
 
-#include <limits.h>
 #include <pthread.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -78,14 +76,11 @@ static char *title_from_name(const char *rel)
 	return t;
 }
 
-/* The digest the build's fingerprint took of a document's file. */
-static bool known_digest(const struct read_job *j, const char *relpath, unsigned long long out[2])
+/* The digest the build's fingerprint took of a document's file (shown:
+ * "content/<relpath>", the path its walk names it by). */
+static bool known_digest(const struct read_job *j, const char *shown, unsigned long long out[2])
 {
-	if (!j->digests)
-		return false;
-	char key[PATH_MAX + 16];
-	snprintf(key, sizeof key, "content/%s", relpath);
-	return file_digests_get(j->digests, key, out);
+	return j->digests && file_digests_get(j->digests, shown, out);
 }
 
 static void read_doc(struct read_job *j, size_t i, struct buf *entry)
@@ -99,7 +94,7 @@ static void read_doc(struct read_job *j, size_t i, struct buf *entry)
 	/* a document whose bytes the cache knows is not parsed again (without
 	 * a cache, the digest comes with the reading) */
 	unsigned long long digest[2];
-	if (j->cache && (known_digest(j, d->relpath, digest) ||
+	if (j->cache && (known_digest(j, d->shown, digest) ||
 			 fingerprint_file_digest(file, digest) == 0) &&
 	    doc_cache_get(j->cache, d->relpath, digest, d)) {
 		free(file);
@@ -119,11 +114,8 @@ static void read_doc(struct read_job *j, size_t i, struct buf *entry)
 		ast_arena_end(arena);
 		return;
 	}
-	if (j->learned) {
-		char key[PATH_MAX + 16];
-		snprintf(key, sizeof key, "content/%s", d->relpath);
-		fingerprint_learned_add(j->learned, key, &src.st, src.digest);
-	}
+	if (j->learned) /* d->shown is the path the fingerprint walk names it by */
+		fingerprint_learned_add(j->learned, d->shown, &src.st, src.digest);
 	d->format = src.format;
 	d->hash = src.digest[0];
 	digest[0] = src.digest[0];
