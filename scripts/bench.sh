@@ -89,16 +89,19 @@ clean() {  # clean builds, the output folder removed before each run
 }
 
 edit() {  # one document edited, then built: ssg's incremental build, Hugo's build
-	# Two kinds of edit: a line appended to the last entry of the document's
+	# Three kinds of edit: a line appended to the last entry of the document's
 	# list (it goes on that entry's description, which the model sees: a whole
-	# incremental build), and a paragraph of prose appended after the list
+	# incremental build), a new entry linking to a resource no document cites
+	# (the most common contribution: a new resource, in Unsorted, changes the
+	# site's counts), and a paragraph of prose appended after the list
 	# (patched into the document's page: build_patch.h).
 	local doc=00000-megatron-references.md
 	cp "$B/c10000/content/$doc" "$B/edit-c.md"
 	cp "$B/h10000/content/$doc" "$B/edit-h.md"
-	for kind in entry prose; do
+	for kind in entry link prose; do
 		local line='echo "Edited at $(date +%s%N)."'
 		[ $kind = prose ] && line='printf "\n\nEdited at %s.\n" "$(date +%s%N)"'
+		[ $kind = link ] && line='N=$(date +%s%N); printf -- "- [New resource %s](https://example.com/new/%s) - added\n" $N $N'
 		for where in tmpfs disk; do
 			local o=$B/oe
 			[ $where = tmpfs ] && o=$T/oe
@@ -109,6 +112,7 @@ edit() {  # one document edited, then built: ssg's incremental build, Hugo's bui
 			hugo --quiet --source "$B/h10000" --destination "$o-h"
 			local name=edit-$where-10000
 			[ $kind = prose ] && name=edit-prose-$where-10000
+			[ $kind = link ] && name=edit-link-$where-10000
 			hf $name --warmup 1 --runs "$RUNS" \
 				--prepare "$line >> $B/c10000/content/$doc" \
 				-n "ssg 10000 one $kind edit $where" "$SSG build -q -s $B/c10000 -o $o" \

@@ -75,7 +75,8 @@ static struct val *nav_tree(const struct site *s, int parent, int current, const
 		char *dir = view_topic_dir(s, i);
 		struct val *m = val_push(list, link_val(root, t->title, dir));
 		free(dir);
-		val_setk_int(m, "count", (long long)t->nresources);
+		/* no count: the tree is on every page (a topic's count is on its
+		 * own page and on the home page) */
 		val_setk_bool(m, "current", (int)i == current);
 		struct val *kids = nav_tree(s, (int)i, current, root);
 		val_setk_bool(m, "has_children", kids->n > 0);
@@ -123,9 +124,8 @@ static struct val *base(const struct site *s, const char *dir, const char *kind,
 	val_setk_str(site, "language", s->cfg.language);
 	val_setk_str(site, "base_url", s->cfg.base_url);
 	val_setk_str(site, "repo", s->cfg.repo);
-	val_setk_int(site, "documents", (long long)s->ndocs);
-	val_setk_int(site, "resources", (long long)s->nres);
-	val_setk_int(site, "topics", (long long)(s->ntopics - 1));
+	/* no site-wide counts here: one new link would change every page (see
+	 * site_counts, for the pages that show them) */
 	val_setk_str(v, "root", root);
 	struct val *page = val_setk(v, "page", val_map());
 	val_setk_str(page, "kind", kind);
@@ -156,6 +156,16 @@ static struct val *base(const struct site *s, const char *dir, const char *kind,
 }
 
 static const char *root_of(const struct val *v) { return val_get(v, "root")->s; }
+
+/* The site's counts, on the pages that show them (home, the document list,
+ * the A-Z index) and on no other: these change with almost every edit. */
+static void site_counts(const struct site *s, struct val *v)
+{
+	struct val *site = (struct val *)val_get(v, "site");
+	val_setk_int(site, "documents", (long long)s->ndocs);
+	val_setk_int(site, "resources", (long long)s->nres);
+	val_setk_int(site, "topics", (long long)(s->ntopics - 1));
+}
 
 static struct val *crumbs(struct val *v) { return (struct val *)val_get(v, "breadcrumbs"); }
 
@@ -545,6 +555,7 @@ struct val *view_documents(const struct site *s, size_t page)
 	char *dir = documents_dir(NULL, page);
 	struct val *v = base(s, dir, "documents", "All documents", NULL, -1);
 	free(dir);
+	site_counts(s, v);
 	const char *root = root_of(v);
 	size_t per = (size_t)s->cfg.per_page, npages = view_documents_pages(s);
 	struct val *docs = val_setk(v, "documents", val_list());
@@ -558,6 +569,7 @@ struct val *view_documents(const struct site *s, size_t page)
 struct val *view_home(const struct site *s)
 {
 	struct val *v = base(s, "", "home", s->cfg.title, s->cfg.description, -1);
+	site_counts(s, v);
 	const char *root = root_of(v);
 	struct val *docs = val_setk(v, "documents", val_list());
 	size_t shown = s->ndocs < VIEW_HOME_DOCS ? s->ndocs : VIEW_HOME_DOCS;
@@ -585,6 +597,7 @@ struct val *view_resource_index(const struct site *s, size_t chunk)
 	bool single = s->nchunks && !strcmp(s->chunks[0].dir, "resources/");
 	const char *dir = chunk < s->nchunks ? s->chunks[chunk].dir : "resources/";
 	struct val *v = base(s, dir, "index", "All resources", NULL, -1);
+	site_counts(s, v);
 	const char *root = root_of(v);
 	if (chunk < s->nchunks && !single)
 		val_push(crumbs(v), link_val(root, "All resources", "resources/"));

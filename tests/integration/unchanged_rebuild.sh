@@ -21,6 +21,16 @@ page() { grep " \./$2\$" "$1" | cut -d' ' -f1; }
 [ "$(page "$d/before" assets/style.css)" = "$(page "$d/edited" assets/style.css)" ] \
 	|| { echo "an unchanged asset was rewritten"; exit 1; }
 grep -q 'One more paragraph' "$d/out/cuda-pytorch-index/index.html"
+# a link to a resource no document cites: the site's counts change, but no
+# count is on every page, so most pages stay the files they were
+before_link=$(find "$d/out" -type f -name '*.html' | wc -l)
+printf '\n- [A resource nobody cites](https://example.com/nobody-cites-this) - new\n' >> "$d/content/external-references.md"
+"$SSG" build -s "$d" -o "$d/out" -q 2>/dev/null
+( cd "$d/out" && find . -type f -printf '%i %T@ %p\n' | sort -k3 ) > "$d/linked"
+grep -q 'nobody-cites-this' "$d/out/external-references/index.html" || { echo "the new link is not on its page"; exit 1; }
+rewritten=$(join -1 3 -2 3 "$d/edited" "$d/linked" | awk '$2 != $4 && $1 ~ /\.html$/' | wc -l)
+[ "$rewritten" -gt 0 ] && [ "$rewritten" -lt $((before_link / 4)) ] \
+	|| { echo "a new link rewrote $rewritten of $before_link pages"; exit 1; }
 # remove a document: its page goes
 rm "$d/content/cuda-pytorch-index.md"
 "$SSG" build -s "$d" -o "$d/out" -q 2>/dev/null
