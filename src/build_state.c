@@ -240,7 +240,7 @@ void build_state_save(const char *outdir, const char fp[33], const struct diags 
 
 /* ---- page digests ---------------------------------------------------------------- */
 
-#define PAGES_MAGIC "ssg-pages 1"
+#define PAGES_MAGIC "ssg-pages 2"
 
 void build_render_env(const struct build_opts *o, int jobs, char env[33])
 {
@@ -254,17 +254,33 @@ void build_render_env(const struct build_opts *o, int jobs, char env[33])
 	buf_free(&m);
 }
 
-void page_digests_add(struct page_digests *p, const char *path, const unsigned long long d[2])
+void page_digests_add(struct page_digests *p, const char *path, const unsigned long long d[2],
+		      const unsigned long long inputs[2])
 {
 	if (p->n == p->cap) {
 		p->cap = p->cap ? p->cap * 2 : 1024;
 		p->paths = xrealloc(p->paths, p->cap * sizeof *p->paths);
 		p->digests = xrealloc(p->digests, p->cap * sizeof *p->digests);
+		p->inputs = xrealloc(p->inputs, p->cap * sizeof *p->inputs);
 	}
 	p->paths[p->n] = xstrdup(path);
 	p->digests[p->n][0] = d[0];
 	p->digests[p->n][1] = d[1];
+	p->inputs[p->n][0] = inputs ? inputs[0] : 0;
+	p->inputs[p->n][1] = inputs ? inputs[1] : 0;
 	p->n++;
+}
+
+bool page_digests_inputs_same(const struct page_digests *p, const char *path,
+			      const unsigned long long inputs[2], unsigned long long view[2])
+{
+	size_t i;
+	if (!p->index.n || !hash_get(&p->index, path, &i) || (!p->inputs[i][0] && !p->inputs[i][1]) ||
+	    p->inputs[i][0] != inputs[0] || p->inputs[i][1] != inputs[1])
+		return false;
+	view[0] = p->digests[i][0];
+	view[1] = p->digests[i][1];
+	return true;
 }
 
 bool page_digests_same(const struct page_digests *p, const char *path,
@@ -283,10 +299,12 @@ void page_digests_load(struct page_digests *p, const char *outdir, const char en
 		char *line = b.p + wl, *next;
 		for (; *line && (next = strchr(line, '\n')); line = next + 1) {
 			*next = '\0';
-			unsigned long long d[2];
+			unsigned long long d[2], in[2];
 			int used = 0;
-			if (sscanf(line, "%16llx%16llx %n", &d[0], &d[1], &used) == 2 && used == 33)
-				page_digests_add(p, line + used, d);
+			if (sscanf(line, "%16llx%16llx%16llx%16llx %n", &d[0], &d[1], &in[0], &in[1],
+				   &used) == 4 &&
+			    used == 65)
+				page_digests_add(p, line + used, d, in);
 		}
 		for (size_t i = 0; i < p->n; i++)
 			hash_put(&p->index, p->paths[i], i);
@@ -299,8 +317,8 @@ void page_digests_save(const struct page_digests *p, const char *outdir, const c
 	struct buf b = BUF_INIT;
 	buf_printf(&b, PAGES_MAGIC " %s\n", env);
 	for (size_t i = 0; i < p->n; i++)
-		buf_printf(&b, "%016llx%016llx %s\n", p->digests[i][0], p->digests[i][1],
-			   p->paths[i]);
+		buf_printf(&b, "%016llx%016llx%016llx%016llx %s\n", p->digests[i][0],
+			   p->digests[i][1], p->inputs[i][0], p->inputs[i][1], p->paths[i]);
 	save_file(outdir, BUILD_PAGES_FILE, &b);
 	buf_free(&b);
 }
@@ -311,6 +329,7 @@ void page_digests_free(struct page_digests *p)
 		free(p->paths[i]);
 	free(p->paths);
 	free(p->digests);
+	free(p->inputs);
 	hash_free(&p->index);
 	memset(p, 0, sizeof *p);
 }
@@ -451,7 +470,7 @@ int page_digests_forget_some(const char *outdir, const char *const *paths, size_
 {
 	struct buf b = BUF_INIT;
 	for (size_t i = 0; i < n; i++)
-		buf_printf(&b, "%032d %s\n", 0, paths[i]);
+		buf_printf(&b, "%064d %s\n", 0, paths[i]);
 	int rc = append_file(outdir, BUILD_PAGES_FILE, &b);
 	buf_free(&b);
 	return rc;

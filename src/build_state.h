@@ -47,13 +47,20 @@ void build_state_save(const char *outdir, const char fp[33], const struct diags 
 struct page_digests {
 	struct hash index;   /* path -> slot */
 	char **paths;
-	unsigned long long (*digests)[2];
+	unsigned long long (*digests)[2]; /* the view's */
+	unsigned long long (*inputs)[2];  /* what the view was made from (page_inputs.h); 0: unknown */
 	size_t n, cap;
 };
 
 /* What turns views into pages, in 32 hex digits. */
 void build_render_env(const struct build_opts *o, int jobs, char env[33]);
-void page_digests_add(struct page_digests *p, const char *path, const unsigned long long d[2]);
+/* inputs: NULL when the page's inputs are not tracked. */
+void page_digests_add(struct page_digests *p, const char *path, const unsigned long long d[2],
+		      const unsigned long long inputs[2]);
+/* Whether the site in place has path made from the same inputs: then *view
+ * is its view's digest. */
+bool page_digests_inputs_same(const struct page_digests *p, const char *path,
+			      const unsigned long long inputs[2], unsigned long long view[2]);
 /* Whether the site in place has path with view digest d. */
 bool page_digests_same(const struct page_digests *p, const char *path,
 		       const unsigned long long d[2]);

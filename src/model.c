@@ -233,6 +233,7 @@ void model_free(struct site *s)
 	}
 	free(s->title_order);
 	free(s->index_order);
+	free(s->related);
 	for (size_t i = 0; i < s->nchunks; i++)
 		free(s->chunks[i].dir);
 	free(s->chunks);

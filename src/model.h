@@ -95,6 +95,7 @@ struct site {
 	size_t *index_order;    /* resources sorted for the A-Z index */
 	struct index_chunk *chunks;
 	size_t nchunks;
+	struct related_docs *related; /* per document, once xref_related_all ran; else NULL */
 	struct val *nav_cache[8]; /* views' shared navigation by page depth (view.c) */
 	struct val *nav_html[8];  /* the same rendered once (site.c), or NULL */
 	struct diags diags;
@@ -147,6 +148,15 @@ bool xref_is_static(const struct site *s, const char *rel);
  * Resources cited by more than XREF_RELATED_MAX_CITERS documents are too
  * common to relate two documents. */
 #define XREF_RELATED_MAX_CITERS 64
+/* max: at most XREF_RELATED_SHOWN once xref_related_all ran. */
 size_t xref_related(const struct site *s, size_t d, size_t *out, size_t max);
+/* Every document's related documents, once, in parallel (a document's page
+ * and its inputs both ask; page_inputs.h). */
+#define XREF_RELATED_SHOWN 5
+struct related_docs {
+	size_t v[XREF_RELATED_SHOWN];
+	size_t n;
+};
+void xref_related_all(struct site *s, int jobs);
 
 #endif

@@ -8,6 +8,7 @@
 #include "linkcheck.h"
 #include "mustache.h"
 #include "output.h"
+#include "page_inputs.h"
 #include "path.h"
 #include "pool.h"
 #include "render.h"
@@ -157,7 +158,11 @@ struct page_task {
 	size_t sub;   /* topic page number; unused otherwise */
 	char *path;   /* set once rendered: the page's path and its view's digest */
 	unsigned long long digest[2];
+	unsigned long long inputs[2]; /* what its view is made from (tracked pages) */
+	unsigned long long expected[2]; /* SSG_CHECK_INPUTS: the view its inputs stand for */
 	long body_at, body_len; /* a document's page: where its body went (-1: not once) */
+	bool tracked; /* inputs is set */
+	bool expect;  /* expected is set */
 	bool kept;    /* the page in place was kept */
 };
 
@@ -169,10 +174,39 @@ struct render_job {
 	pthread_mutex_t lock;
 	struct diags *d;
 	size_t pages;
+	size_t views_skipped;
 	const struct page_digests *before; /* the site in place's pages */
 	struct val_memo memo[16];          /* digests of the shared navigation */
 	size_t nmemo;
+	struct page_inputs inputs;
+	bool check_inputs;                 /* SSG_CHECK_INPUTS: build kept pages' views too */
 };
+
+/* A page made from the same inputs as the one in place is kept without
+ * building its view (page_inputs.h). */
+static bool keep_by_inputs(struct render_job *j, struct page_task *t, const char *path)
+{
+	unsigned long long view[2];
+	t->tracked = true;
+	if (!page_digests_inputs_same(j->before, path, t->inputs, view))
+		return false;
+	if (j->check_inputs) {
+		t->expect = true;
+		memcpy(t->expected, view, sizeof view);
+		return false;
+	}
+	if (output_keep(j->out, path) != 0)
+		return false;
+	t->path = xstrdup(path);
+	memcpy(t->digest, view, sizeof view);
+	t->body_at = -1;
+	t->kept = true;
+	pthread_mutex_lock(&j->lock);
+	j->pages++;
+	j->views_skipped++;
+	pthread_mutex_unlock(&j->lock);
+	return true;
+}
 
 /* Render a page, unless the site in place has it from the same view. */
 static void emit(struct render_job *j, struct page_task *t, const char *tpl, struct val *v,
@@ -187,6 +221,9 @@ static void emit(struct render_job *j, struct page_task *t, const char *tpl, str
 	val_free(named);
 	t->path = xstrdup(path);
 	t->body_at = -1;
+	if (t->expect && memcmp(t->expected, t->digest, sizeof t->digest))
+		diag_add(&local, SEV_ERROR, path, 0, 0,
+			 "internal error: the page's inputs are as they were, its view is not");
 	if (page_digests_same(j->before, path, t->digest) && output_keep(j->out, path) == 0)
 		t->kept = true;
 	else if (mustache_render_locate(j->tpl, tpl, v, &b, &local, watch, &t->body_at) == 0)
@@ -246,9 +283,12 @@ static void render_one(void *ctx, size_t i)
 		break;
 	case PAGE_DOC: {
 		dir = view_doc_dir(s, t->index);
+		path = xasprintf("%sindex.html", dir);
+		page_inputs_doc(&j->inputs, s, t->index, t->inputs);
+		if (keep_by_inputs(j, t, path))
+			break;
 		char *root = path_root_prefix(dir);
 		char *body = html_finish_body(s, t->index, s->docs[t->index].body, root);
-		path = xasprintf("%sindex.html", dir);
 		struct val *v = view_doc(s, t->index, body);
 		t->body_len = (long)strlen(body);
 		emit(j, t, "doc", v, path, val_get(val_get(v, "doc"), "body"));
@@ -259,7 +299,9 @@ static void render_one(void *ctx, size_t i)
 	case PAGE_TOPIC:
 		dir = view_topic_page_dir(s, t->index, t->sub);
 		path = xasprintf("%sindex.html", dir);
-		emit(j, t, "topic", view_topic(s, t->index, t->sub), path, NULL);
+		page_inputs_topic(&j->inputs, s, t->index, t->sub, t->inputs);
+		if (!keep_by_inputs(j, t, path))
+			emit(j, t, "topic", view_topic(s, t->index, t->sub), path, NULL);
 		break;
 	case PAGE_DOCLIST:
 		dir = view_documents_dir(t->index);
@@ -274,7 +316,9 @@ static void render_one(void *ctx, size_t i)
 	case PAGE_RESOURCE:
 		dir = view_resource_dir(s, t->index);
 		path = xasprintf("%sindex.html", dir);
-		emit(j, t, "resource", view_resource(s, t->index), path, NULL);
+		page_inputs_resource(&j->inputs, s, t->index, t->inputs);
+		if (!keep_by_inputs(j, t, path))
+			emit(j, t, "resource", view_resource(s, t->index), path, NULL);
 		break;
 	default:
 		switch (t->index) {
@@ -549,8 +593,17 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 		for (size_t i = 0; i < sizeof names / sizeof *names; i++)
 			mustache_compile(j.tpl, names[i], d);
 		view_prepare(&s);
+		xref_related_all(&s, jobs_of(o));
 		prerender_nav(&s, j.tpl);
 		digest_shared_views(&s, &j);
+		unsigned long long nav[2] = {0, 0};
+		for (size_t i = 0; i < j.nmemo; i++) {
+			nav[0] = nav[0] * 31 + j.memo[i].digest[0];
+			nav[1] = nav[1] * 31 + j.memo[i].digest[1];
+		}
+		page_inputs_prepare(&j.inputs, &s, frame, nav, jobs_of(o));
+		const char *check = getenv("SSG_CHECK_INPUTS");
+		j.check_inputs = check && *check == '1';
 		/* the pages of the site in place, when the same templates made them */
 		char env[33];
 		build_render_env(o, jobs_of(o), env);
@@ -566,10 +619,12 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 		st->render_ms = now_ms() - t1;
 		t1 = now_ms();
 		view_release(&s);
+		page_inputs_free(&j.inputs);
 		/* marks the folder as ssg output: only such a folder is ever replaced */
 		output_write(&out, ".ssg-output", "ssg\n", 4);
 		st->statics = copy_statics(&s, &out, &ts);
 		st->pages = j.pages;
+		st->views_skipped = j.views_skipped;
 		mustache_set_free(j.tpl);
 		page_digests_free(&before);
 		struct doc_pages docs_now = {0};
@@ -578,7 +633,8 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 		struct page_digests now = {0};
 		for (size_t i = 0; i < k; i++)
 			if (j.tasks[i].path) {
-				page_digests_add(&now, j.tasks[i].path, j.tasks[i].digest);
+				page_digests_add(&now, j.tasks[i].path, j.tasks[i].digest,
+						 j.tasks[i].tracked ? j.tasks[i].inputs : NULL);
 				free(j.tasks[i].path);
 			}
 		free(j.tasks);

@@ -42,6 +42,7 @@ struct build_stats {
 	double read_ms, model_ms, render_ms, write_ms; /* the phases of ms */
 	bool up_to_date;      /* nothing had changed: the previous site stands */
 	size_t patched;       /* pages patched in place (build_patch.h); 0: a build */
+	size_t views_skipped; /* pages kept by their inputs, no view built (page_inputs.h) */
 };
 
 /* Load and model the site (no writing). Returns -1 on config errors or any

@@ -271,6 +271,20 @@ static struct val *doc_toc(const struct doc *d)
 	return toc;
 }
 
+void view_doc_neighbours(const struct site *s, size_t di, int primary, long *prev, long *next)
+{
+	*prev = *next = -1;
+	if (primary < 0)
+		return;
+	const struct topic *t = &s->topics[primary];
+	for (size_t i = 0; i < t->ndocs; i++)
+		if (t->docs[i] == di) {
+			*prev = i > 0 ? (long)t->docs[i - 1] : -1;
+			*next = i + 1 < t->ndocs ? (long)t->docs[i + 1] : -1;
+			return;
+		}
+}
+
 struct val *view_doc(const struct site *s, size_t di, const char *body)
 {
 	const struct doc *d = &s->docs[di];
@@ -320,19 +334,12 @@ struct val *view_doc(const struct site *s, size_t di, const char *body)
 		val_push(rl, link_val(root, s->docs[rel[i]].title, s->docs[rel[i]].url));
 	val_setk_bool(m, "has_related", nrel > 0);
 	/* previous / next within the primary topic */
-	if (primary >= 0) {
-		const struct topic *t = &s->topics[primary];
-		for (size_t i = 0; i < t->ndocs; i++) {
-			if (t->docs[i] != di)
-				continue;
-			if (i > 0)
-				val_setk(m, "prev", link_val(root, s->docs[t->docs[i - 1]].title,
-							   s->docs[t->docs[i - 1]].url));
-			if (i + 1 < t->ndocs)
-				val_setk(m, "next", link_val(root, s->docs[t->docs[i + 1]].title,
-							   s->docs[t->docs[i + 1]].url));
-		}
-	}
+	long prev, next;
+	view_doc_neighbours(s, di, primary, &prev, &next);
+	if (prev >= 0)
+		val_setk(m, "prev", link_val(root, s->docs[prev].title, s->docs[prev].url));
+	if (next >= 0)
+		val_setk(m, "next", link_val(root, s->docs[next].title, s->docs[next].url));
 	val_setk_bool(m, "has_pager", val_get(m, "prev") || val_get(m, "next"));
 	size_t distinct = 0;
 	for (size_t i = 0; i < d->ncites; i++) {

@@ -168,7 +168,32 @@ void xref_resolve(struct site *s)
 			resolve_link(s, &s->docs[i], &s->docs[i].ilinks[k]);
 }
 
+static size_t related_of(const struct site *s, size_t d, size_t *out, size_t max);
+
 size_t xref_related(const struct site *s, size_t d, size_t *out, size_t max)
+{
+	if (!s->related || max > XREF_RELATED_SHOWN)
+		return related_of(s, d, out, max);
+	size_t n = s->related[d].n < max ? s->related[d].n : max;
+	memcpy(out, s->related[d].v, n * sizeof *out);
+	return n;
+}
+
+static void related_task(void *ctx, size_t d)
+{
+	struct site *s = ctx;
+	s->related[d].n = related_of(s, d, s->related[d].v, XREF_RELATED_SHOWN);
+}
+
+void xref_related_all(struct site *s, int jobs)
+{
+	free(s->related);
+	s->related = xcalloc(s->ndocs + 1, sizeof *s->related);
+	/* related_of never reads s->related: filling it in parallel is safe */
+	pool_run(jobs, s->ndocs, related_task, s);
+}
+
+static size_t related_of(const struct site *s, size_t d, size_t *out, size_t max)
 {
 	/* score = shared resources, each weighted by how rare it is; resources
 	 * that many documents cite relate nothing in particular (and would make

@@ -1,0 +1,224 @@
+/* page_inputs: digests of what pages are made from (see page_inputs.h). */
+#include "page_inputs.h"
+#include "digest.h"
+#include "pool.h"
+#include "view.h"
+#include "xalloc.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define NONE 0xFFFFFFFFFFFFFFFFULL
+
+/* Each field with its length or a marker first: no two records feed the
+ * same words. */
+static void put_word(struct digest *d, unsigned long long w) { digest_word(d, w); }
+
+static void put_str(struct digest *d, const char *s)
+{
+	if (!s) {
+		digest_word(d, NONE);
+		return;
+	}
+	size_t n = strlen(s);
+	digest_word(d, n);
+	digest_feed(d, s, n);
+}
+
+static void put_pair(struct digest *d, const unsigned long long p[2])
+{
+	digest_word(d, p[0]);
+	digest_word(d, p[1]);
+}
+
+/* A document as a link to it shows it: its title and its place. */
+static void put_doc_link(struct digest *d, const struct site *s, long di)
+{
+	if (di < 0) {
+		digest_word(d, NONE);
+		return;
+	}
+	put_str(d, s->docs[di].title);
+	put_str(d, s->docs[di].url);
+}
+
+/* A link to where a document cites a resource: the document, the section. */
+static void put_cite_link(struct digest *d, const struct site *s, const struct cite_ref *ref)
+{
+	const struct doc *doc = &s->docs[ref->doc];
+	int h = doc->cites[ref->cite].heading;
+	put_doc_link(d, s, (long)ref->doc);
+	put_str(d, h >= 0 ? doc->headings[h].id : NULL);
+	put_str(d, h >= 0 ? doc->headings[h].text : NULL);
+}
+
+/* What a badge on a citing document's page shows, and the topics its
+ * document's primary topic is chosen from. */
+static void put_badge(struct digest *d, const struct resource *r)
+{
+	put_str(d, r->slug);
+	put_str(d, r->index_page);
+	put_word(d, (unsigned long long)r->has_page << 32 | r->ndocs);
+	put_word(d, r->ntopics);
+	for (size_t i = 0; i < r->ntopics; i++)
+		put_word(d, (unsigned long long)(long long)r->topics[i]);
+}
+
+/* A resource's own fields (not its index: one new resource early in the
+ * documents moves every later index, and no page shows one). */
+static void put_record(struct digest *d, const struct resource *r)
+{
+	put_badge(d, r);
+	put_str(d, r->canonical);
+	put_str(d, r->host);
+	put_str(d, r->title);
+	put_str(d, r->desc);
+	put_word(d, (unsigned long long)(long long)r->kind << 1 | r->pinned);
+	put_str(d, r->link_status);
+	put_str(d, r->link_result);
+	put_word(d, r->nrefs);
+}
+
+struct prepare_ctx {
+	struct page_inputs *pi;
+	const struct site *s;
+};
+
+static void digest_resource(void *ctx, size_t ri)
+{
+	struct prepare_ctx *x = ctx;
+	const struct site *s = x->s;
+	const struct resource *r = &s->res[ri];
+	struct digest d;
+	/* its page: the record, every spelling, every citation by its document */
+	digest_start(&d);
+	put_record(&d, r);
+	put_word(&d, r->nspellings);
+	for (size_t i = 0; i < r->nspellings; i++)
+		put_str(&d, r->spellings[i]);
+	for (size_t i = 0; i < r->nrefs; i++) {
+		put_word(&d, s->docs[r->refs[i].doc].hash);
+		put_word(&d, r->refs[i].cite);
+		put_str(&d, s->docs[r->refs[i].doc].url);
+	}
+	digest_end(&d, x->pi->res[ri].page);
+	/* its entry in a list: the record and the first citing documents */
+	digest_start(&d);
+	put_record(&d, r);
+	size_t last = (size_t)-1, named = 0;
+	for (size_t i = 0; i < r->nrefs && named < VIEW_CITED_IN; i++)
+		if (r->refs[i].doc != last) {
+			last = r->refs[i].doc;
+			named++;
+			put_cite_link(&d, s, &r->refs[i]);
+		}
+	digest_end(&d, x->pi->res[ri].item);
+	digest_start(&d);
+	put_badge(&d, r);
+	digest_end(&d, x->pi->res[ri].badge);
+}
+
+void page_inputs_prepare(struct page_inputs *pi, const struct site *s, const char frame[33],
+			 const unsigned long long nav[2], int jobs)
+{
+	struct digest d;
+	digest_start(&d);
+	put_str(&d, frame);
+	put_pair(&d, nav);
+	digest_end(&d, pi->frame);
+	pi->res = xcalloc(s->nres + 1, sizeof *pi->res);
+	struct prepare_ctx x = {pi, s};
+	pool_run(jobs, s->nres, digest_resource, &x);
+}
+
+void page_inputs_free(struct page_inputs *pi)
+{
+	free(pi->res);
+	memset(pi, 0, sizeof *pi);
+}
+
+static void start(struct digest *d, const struct page_inputs *pi, unsigned long long kind)
+{
+	digest_start(d);
+	put_pair(d, pi->frame);
+	put_word(d, kind);
+}
+
+void page_inputs_doc(const struct page_inputs *pi, const struct site *s, size_t di,
+		     unsigned long long out[2])
+{
+	const struct doc *doc = &s->docs[di];
+	struct digest d;
+	start(&d, pi, 'D');
+	/* itself: its bytes and its place */
+	put_word(&d, doc->hash);
+	put_str(&d, doc->url);
+	put_str(&d, doc->meta.updated);
+	/* the resources it cites: badges and topics */
+	put_word(&d, doc->ncites);
+	for (size_t i = 0; i < doc->ncites; i++) {
+		long r = doc->cites[i].resource;
+		if (r >= 0)
+			put_pair(&d, pi->res[r].badge);
+		else
+			put_word(&d, NONE);
+	}
+	/* its links to other documents: where they lead */
+	put_word(&d, doc->nilinks);
+	for (size_t i = 0; i < doc->nilinks; i++) {
+		const struct ilink *l = &doc->ilinks[i];
+		put_word(&d, (unsigned long long)l->missing);
+		put_doc_link(&d, s, l->target);
+		put_str(&d, l->anchor);
+	}
+	size_t rel[5];
+	size_t nrel = xref_related(s, di, rel, 5);
+	put_word(&d, nrel);
+	for (size_t i = 0; i < nrel; i++)
+		put_doc_link(&d, s, (long)rel[i]);
+	int primary = view_doc_topic(s, di);
+	long prev, next;
+	view_doc_neighbours(s, di, primary, &prev, &next);
+	put_word(&d, (unsigned long long)(long long)primary);
+	put_doc_link(&d, s, prev);
+	put_doc_link(&d, s, next);
+	digest_end(&d, out);
+}
+
+void page_inputs_resource(const struct page_inputs *pi, const struct site *s, size_t ri,
+			  unsigned long long out[2])
+{
+	(void)s;
+	struct digest d;
+	start(&d, pi, 'R');
+	put_pair(&d, pi->res[ri].page);
+	digest_end(&d, out);
+}
+
+void page_inputs_topic(const struct page_inputs *pi, const struct site *s, size_t ti, size_t page,
+		       unsigned long long out[2])
+{
+	const struct topic *t = &s->topics[ti];
+	struct digest d;
+	start(&d, pi, 'T');
+	put_word(&d, ti);
+	put_word(&d, page);
+	put_word(&d, t->nresources);
+	put_word(&d, t->npages);
+	put_word(&d, t->nquick);
+	for (size_t i = 0; i < t->nquick && page == 1; i++)
+		put_pair(&d, pi->res[t->quick[i]].item);
+	size_t per = (size_t)s->cfg.per_page;
+	size_t from = (page - 1) * per, to = from + per;
+	if (to > t->nresources)
+		to = t->nresources;
+	for (size_t i = from; i < to; i++)
+		put_pair(&d, pi->res[t->listing[i]].item);
+	put_word(&d, t->ndocs);
+	for (size_t i = 0; i < t->ndocs && i < 50; i++)
+		put_doc_link(&d, s, (long)t->docs[i]);
+	/* subtopics' counts, and which topics are listed at all */
+	for (size_t i = 0; i < s->ntopics; i++)
+		put_word(&d, s->topics[i].nresources);
+	digest_end(&d, out);
+}

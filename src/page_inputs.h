@@ -1,0 +1,52 @@
+/* page_inputs: what a page's view is made from, digested without building
+ * the view. An incremental build that finds a page's inputs as they were
+ * keeps the page without building, digesting or rendering its view (site.c).
+ *
+ * The inputs of every page start with the build's frame (the binary,
+ * options, site.yml, templates, themes, the documents' names and the checked
+ * out commit: build_state.h) and the shared navigation. Then, by kind:
+ *  - a document's page: the document's own bytes (doc.hash), and what it
+ *    shows of others: the badges and topics of the resources it cites, the
+ *    titles and places of its related documents, of its neighbours in its
+ *    topic and of its links' targets;
+ *  - a resource's page: the resource's record with every citation (each
+ *    citing document's bytes);
+ *  - a topic's page: the topic's counts and lists, the entries of the
+ *    resources on that page, the titles of the documents it names.
+ * A resource's record is digested whole (every field a view could read), so
+ * inputs err on the side of "changed". Other pages (home, indexes, data
+ * files) are always built. SSG_CHECK_INPUTS=1 builds kept pages' views anyway and fails
+ * the build when one differs from the view the inputs stand for (tests).
+ * Level 4 (views). */
+#ifndef SSG_PAGE_INPUTS_H
+#define SSG_PAGE_INPUTS_H
+
+#include "model.h"
+
+/* Three digests of each resource, for the three ways pages show one. */
+struct resource_inputs {
+	unsigned long long page[2];  /* its page: its record and every citation */
+	unsigned long long item[2];  /* its entry in a list: the record, the first citing documents */
+	unsigned long long badge[2]; /* a badge on a citing page: its place, its count, its topics */
+};
+
+struct page_inputs {
+	unsigned long long frame[2]; /* the frame and the shared navigation */
+	struct resource_inputs *res;
+};
+
+/* nav: the shared navigation's digest. Digests every resource's record (in
+ * parallel over jobs threads). */
+void page_inputs_prepare(struct page_inputs *pi, const struct site *s, const char frame[33],
+			 const unsigned long long nav[2], int jobs);
+void page_inputs_free(struct page_inputs *pi);
+
+void page_inputs_doc(const struct page_inputs *pi, const struct site *s, size_t d,
+		     unsigned long long out[2]);
+void page_inputs_resource(const struct page_inputs *pi, const struct site *s, size_t r,
+			  unsigned long long out[2]);
+/* page: 1-based, as view_topic. */
+void page_inputs_topic(const struct page_inputs *pi, const struct site *s, size_t t, size_t page,
+		       unsigned long long out[2]);
+
+#endif

@@ -1,0 +1,61 @@
+#!/bin/sh
+# Pages kept by their inputs (src/page_inputs.h) are the pages a clean build
+# makes. After each kind of edit: an incremental build under
+# SSG_CHECK_INPUTS=1 (which builds every kept page's view anyway and fails
+# when one differs from the view its inputs stand for), then the same output
+# as a clean build, and a plain incremental build that keeps pages by inputs.
+set -eu
+d=$(mktemp -d)
+trap 'rm -rf "$d"' EXIT
+cp -r content site.yml "$d/"
+"$SSG" build -q -s "$d" -o "$d/out" 2>/dev/null
+n=0
+step() {
+	n=$((n + 1))
+	cp -r "$d/out" "$d/plain"
+	SSG_CHECK_INPUTS=1 "$SSG" build -q -s "$d" -o "$d/out" 2>"$d/err" ||
+		{ echo "step $n ($1): the checked build failed:"; grep -v warning "$d/err" | head; exit 1; }
+	rm -rf "$d/clean"
+	"$SSG" build -q --force -s "$d" -o "$d/clean" 2>/dev/null
+	diff -r -q -x '.ssg-*' "$d/out" "$d/clean" >"$d/diff" ||
+		{ echo "step $n ($1): the incremental output is not the clean one:"; head "$d/diff"; exit 1; }
+	# the same edit without the check: pages are kept by their inputs
+	rm -rf "$d/out"
+	mv "$d/plain" "$d/out"
+	"$SSG" build -s "$d" -o "$d/out" --timings 2>"$d/err" >/dev/null
+	kept=$(sed -n 's/.*(\([0-9]*\) pages kept by their inputs).*/\1/p' "$d/err")
+	[ "${kept:-0}" -ge "$2" ] || { echo "step $n ($1): $kept pages kept by their inputs, expected $2 or more"; exit 1; }
+	diff -r -q -x '.ssg-*' "$d/out" "$d/clean" >"$d/diff" ||
+		{ echo "step $n ($1): the incremental output is not the clean one:"; head "$d/diff"; exit 1; }
+}
+md=$d/content/external-references.md
+# an entry's description
+sed -i '0,/^- \[/s/^\(- \[.*\)$/\1 Edited./' "$md"
+step "entry description" 150
+# a new link to a resource no document cites
+printf '\n- [A resource nobody cites](https://example.com/nobody-cites-this) - new\n' >> "$md"
+step "new link" 120
+# a link to a resource another document cites (its badges' counts change)
+printf '\n- [FlashAttention](https://arxiv.org/abs/2205.14135) - again\n' >> "$d/content/cuda-pytorch-index.md"
+step "link to a cited resource" 200
+# a link removed
+sed -i '0,/^- \[/{/^- \[/d}' "$d/content/cuda-mode-resource-stream.md"
+step "link removed" 120
+# a heading renamed (sections named by citations, anchors of links)
+sed -i '0,/^## /s/^## \(.*\)$/## \1 renamed/' "$md"
+step "heading renamed" 150
+# a document's title
+sed -i '0,/^# /s/^# \(.*\)$/# \1, retitled/' "$d/content/cuda-pytorch-index.md"
+step "title changed" 200
+# lines inserted at the top: every citation's line moves
+sed -i '1i\
+\
+' "$d/content/triton-gpu-references.rst"
+step "lines moved" 200
+# a document added or removed: the documents' names are in every page's
+# inputs (the build's frame), so every page is built
+sed 's/^# .*/# A copy/' "$d/content/cuda-pytorch-index.md" > "$d/content/a-copy.md"
+step "document added" 0
+rm "$d/content/a-copy.md"
+step "document removed" 0
+echo "page_inputs: ok ($n edits)"
