@@ -2,6 +2,7 @@
  * results (see build_state.h). */
 #include "build_state.h"
 #include "buf.h"
+#include "digest.h"
 #include "fingerprint.h"
 #include "gitdates.h"
 #include "linkcheck.h"
@@ -15,6 +16,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define STATE_MAGIC "ssg-build 1"
@@ -177,8 +180,9 @@ void build_state_forget(const char *outdir)
 
 void build_state_forget_some(const char *outdir, bool only_fingerprint)
 {
-	static const char *names[] = {BUILD_STATE_FILE, BUILD_PAGES_FILE, BUILD_DOCS_FILE};
-	for (size_t i = 0; i < (only_fingerprint ? 1 : 3); i++) {
+	static const char *names[] = {BUILD_STATE_FILE, BUILD_PAGES_FILE, BUILD_DOCS_FILE,
+				      BUILD_JSON_FILE};
+	for (size_t i = 0; i < (only_fingerprint ? 1 : sizeof names / sizeof *names); i++) {
 		char *file = path_join(outdir, names[i]);
 		if (unlink(file) && errno != ENOENT)
 			fprintf(stderr, "%s: warning: cannot remove: %s\n", file, strerror(errno));
@@ -474,4 +478,91 @@ int page_digests_forget_some(const char *outdir, const char *const *paths, size_
 	int rc = append_file(outdir, BUILD_PAGES_FILE, &b);
 	buf_free(&b);
 	return rc;
+}
+
+/* ---- resources.json's records ------------------------------------------------ */
+
+#define JSON_MAGIC "ssg-json 1\n"
+#define JSON_HEAD 4 /* words after the magic: the file's digest (2), its size, n */
+
+static void bytes_digest(const void *p, size_t n, unsigned long long out[2])
+{
+	struct digest d;
+	digest_start(&d);
+	digest_feed(&d, p, n);
+	digest_end(&d, out);
+}
+
+static int cmp_record(const void *a, const void *b)
+{
+	const struct json_record *x = a, *y = b;
+	if (x->key[0] != y->key[0])
+		return x->key[0] < y->key[0] ? -1 : 1;
+	return x->key[1] < y->key[1] ? -1 : x->key[1] > y->key[1];
+}
+
+void json_records_load(struct json_records *r, const char *outdir)
+{
+	memset(r, 0, sizeof *r);
+	struct buf b = BUF_INIT;
+	char *file = path_join(outdir, BUILD_JSON_FILE);
+	char *json = path_join(outdir, "resources.json");
+	int fd = open(json, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	struct stat st;
+	unsigned long long head[JSON_HEAD], sum[2];
+	size_t ml = strlen(JSON_MAGIC);
+	if (fd < 0 || fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size <= 0 ||
+	    buf_read_file(&b, file) || b.n < ml + sizeof head || memcmp(b.p, JSON_MAGIC, ml))
+		goto out;
+	memcpy(head, b.p + ml, sizeof head);
+	if (head[2] != (unsigned long long)st.st_size ||
+	    head[3] > (b.n - ml - sizeof head) / sizeof *r->v ||
+	    b.n != ml + sizeof head + head[3] * sizeof *r->v)
+		goto out;
+	void *map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (map == MAP_FAILED)
+		goto out;
+	r->bytes = map;
+	r->nbytes = (size_t)st.st_size;
+	/* the bytes the records point into, not a file changed since */
+	bytes_digest(r->bytes, r->nbytes, sum);
+	if (sum[0] != head[0] || sum[1] != head[1]) {
+		json_records_free(r);
+		goto out;
+	}
+	r->n = head[3];
+	r->v = xmalloc((r->n + 1) * sizeof *r->v);
+	memcpy(r->v, b.p + ml + sizeof head, r->n * sizeof *r->v);
+	for (size_t i = 1; i < r->n; i++)
+		if (cmp_record(&r->v[i - 1], &r->v[i]) >= 0) {
+			json_records_free(r); /* not sorted: not ours */
+			break;
+		}
+out:
+	if (fd >= 0)
+		close(fd);
+	free(file);
+	free(json);
+	buf_free(&b);
+}
+
+void json_records_save(const struct json_reuse *made, size_t n, size_t size, const char *outdir)
+{
+	struct json_record *v = made->now;
+	qsort(v, n, sizeof *v, cmp_record);
+	struct buf b = BUF_INIT;
+	unsigned long long head[JSON_HEAD] = {made->sum[0], made->sum[1], size, n};
+	buf_puts(&b, JSON_MAGIC);
+	buf_put(&b, head, sizeof head);
+	buf_put(&b, v, n * sizeof *v);
+	save_file(outdir, BUILD_JSON_FILE, &b);
+	buf_free(&b);
+}
+
+void json_records_free(struct json_records *r)
+{
+	if (r->bytes)
+		munmap(r->bytes, r->nbytes);
+	free(r->v);
+	memset(r, 0, sizeof *r);
 }

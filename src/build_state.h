@@ -14,6 +14,7 @@
 #include "diag.h"
 #include "fingerprint.h"
 #include "hash.h"
+#include "render.h"
 #include "site.h"
 
 #define BUILD_STATE_FILE ".ssg-build"
@@ -71,6 +72,24 @@ void page_digests_free(struct page_digests *p);
 /* Mark the n pages as of no known view (appended: the next build renders
  * them). -1 when the file cannot be appended to. */
 int page_digests_forget_some(const char *outdir, const char *const *paths, size_t n);
+
+/* resources.json's records in the site in place (<output>/.ssg-json): each
+ * resource's key with where its record lies, under the digest of the file's
+ * bytes (checked on loading: a file changed since is not used). */
+#define BUILD_JSON_FILE ".ssg-json"
+struct json_records {
+	struct json_record *v; /* sorted by key */
+	size_t n;
+	char *bytes;           /* outdir/resources.json, mapped */
+	size_t nbytes;
+};
+/* Empty (0) when the file or the records are missing, damaged or not of
+ * the resources.json in place. */
+void json_records_load(struct json_records *r, const char *outdir);
+/* made: render_resources_json's account of the file it made, size bytes
+ * long, of n resources (made->now gets sorted). */
+void json_records_save(const struct json_reuse *made, size_t n, size_t size, const char *outdir);
+void json_records_free(struct json_records *r);
 
 /* Each document's page in the site in place (<output>/.ssg-docs), under the
  * build's frame fingerprint: the digest of the document's bytes it was made

@@ -1,5 +1,6 @@
 /* render: template lookup and the machine-readable outputs (see render.h). */
 #include "render.h"
+#include "digest.h"
 #include "embedded.h"
 #include "hash.h"
 #include "html.h"
@@ -180,68 +181,121 @@ struct json_chunks {
 	const struct site *s;
 	struct buf *bufs;
 	size_t n;
+	struct json_reuse *reuse;
+	size_t *reused, *differ; /* per chunk */
 };
+
+static int cmp_record_key(const void *key, const void *elem)
+{
+	const unsigned long long *k = key;
+	const struct json_record *r = elem;
+	if (k[0] != r->key[0])
+		return k[0] < r->key[0] ? -1 : 1;
+	return k[1] < r->key[1] ? -1 : k[1] > r->key[1];
+}
+
+/* The record of the file in place with this key, if it looks like one. */
+static const char *record_before(const struct json_reuse *ru, const unsigned long long key[2],
+				 size_t *len)
+{
+	if (!ru->nbefore)
+		return NULL;
+	const struct json_record *r =
+		bsearch(key, ru->before, ru->nbefore, sizeof *ru->before, cmp_record_key);
+	if (!r || r->len < 2 || r->at > ru->nbytes || r->len > ru->nbytes - r->at)
+		return NULL;
+	const char *p = ru->bytes + r->at;
+	if (p[0] != '{' || p[r->len - 1] != '}')
+		return NULL;
+	*len = r->len;
+	return p;
+}
+
+static void resource_record(const struct site *s, const struct resource *r, struct buf *out);
 
 static void resources_chunk(void *ctx, size_t ci)
 {
 	struct json_chunks *jc = ctx;
 	const struct site *s = jc->s;
+	struct json_reuse *ru = jc->reuse;
 	struct buf *out = &jc->bufs[ci];
 	size_t end = (ci + 1) * JSON_CHUNK < s->nres ? (ci + 1) * JSON_CHUNK : s->nres;
 	for (size_t i = ci * JSON_CHUNK; i < end; i++) {
-		const struct resource *r = &s->res[i];
-		buf_putc(out, '{');
-		json_str(out, "url", r->canonical);
-		buf_putc(out, ',');
-		json_str(out, "slug", r->slug);
-		buf_putc(out, ',');
-		json_str(out, "title", r->title);
-		buf_puts(out, ",\"titles\":[");
-		/* each distinct title once, in order: compared when a few, else hashed */
-		struct hash seen = HASH_INIT;
-		for (size_t k = 0; k < r->nrefs; k++) {
-			const char *t = s->docs[r->refs[k].doc].cites[r->refs[k].cite].title;
-			bool dup = false;
-			if (r->nrefs <= 16)
-				for (size_t m = 0; m < k && !dup; m++)
-					dup = !strcmp(s->docs[r->refs[m].doc].cites[r->refs[m].cite].title, t);
-			else if (!(dup = hash_get(&seen, t, NULL)))
-				hash_put(&seen, t, 0);
-			if (!dup)
-				json_strlist_item(out, k == 0, t);
+		size_t at = out->n, len = 0;
+		const char *kept = ru ? record_before(ru, ru->keys[i], &len) : NULL;
+		if (kept && !ru->check) {
+			buf_put(out, kept, len);
+			jc->reused[ci]++;
+		} else {
+			resource_record(s, &s->res[i], out);
+			if (kept) {
+				jc->reused[ci]++;
+				jc->differ[ci] += out->n - at != len || memcmp(out->p + at, kept, len);
+			}
 		}
-		hash_free(&seen);
-		buf_puts(out, "],");
-		json_str(out, "description", r->desc);
-		buf_putc(out, ',');
-		json_str(out, "kind", r->kind >= 0 ? s->cfg.kinds[r->kind].id : NULL);
-		buf_puts(out, ",\"topics\":[");
-		for (size_t k = 0; k < r->ntopics; k++)
-			json_strlist_item(out, k == 0, s->topics[r->topics[k]].id);
-		buf_puts(out, "],\"urls\":[");
-		for (size_t k = 0; k < r->nspellings; k++)
-			json_strlist_item(out, k == 0, r->spellings[k]);
-		buf_puts(out, "],\"citations\":[");
-		for (size_t k = 0; k < r->nrefs; k++) {
-			const struct doc *d = &s->docs[r->refs[k].doc];
-			const struct citation *c = &d->cites[r->refs[k].cite];
-			char **sp = bsearch(c->url, r->spellings, r->nspellings, sizeof *r->spellings,
-					    cmp_strp_bsearch);
-			buf_puts(out, k ? ",{" : "{");
-			json_str(out, "document", d->relpath);
-			buf_putc(out, ',');
-			json_str(out, "section", c->heading >= 0 ? d->headings[c->heading].id : NULL);
-			buf_puts(out, ",\"line\":");
-			buf_put_uint(out, c->line > 0 ? (unsigned)c->line : 0);
-			buf_puts(out, ",\"spelling\":");
-			buf_put_uint(out, sp ? (size_t)(sp - r->spellings) : 0);
-			buf_putc(out, '}');
+		if (ru) {
+			memcpy(ru->now[i].key, ru->keys[i], sizeof ru->now[i].key);
+			ru->now[i].at = at; /* within the chunk until joined */
+			ru->now[i].len = out->n - at;
 		}
-		buf_puts(out, i + 1 < s->nres ? "]},\n" : "]}\n");
-		}
+		buf_puts(out, i + 1 < s->nres ? ",\n" : "\n");
+	}
 }
 
-void render_resources_json(const struct site *s, struct buf *out)
+/* One resource's record, from '{' to '}'. */
+static void resource_record(const struct site *s, const struct resource *r, struct buf *out)
+{
+	buf_putc(out, '{');
+	json_str(out, "url", r->canonical);
+	buf_putc(out, ',');
+	json_str(out, "slug", r->slug);
+	buf_putc(out, ',');
+	json_str(out, "title", r->title);
+	buf_puts(out, ",\"titles\":[");
+	/* each distinct title once, in order: compared when a few, else hashed */
+	struct hash seen = HASH_INIT;
+	for (size_t k = 0; k < r->nrefs; k++) {
+		const char *t = s->docs[r->refs[k].doc].cites[r->refs[k].cite].title;
+		bool dup = false;
+		if (r->nrefs <= 16)
+			for (size_t m = 0; m < k && !dup; m++)
+				dup = !strcmp(s->docs[r->refs[m].doc].cites[r->refs[m].cite].title, t);
+		else if (!(dup = hash_get(&seen, t, NULL)))
+			hash_put(&seen, t, 0);
+		if (!dup)
+			json_strlist_item(out, k == 0, t);
+	}
+	hash_free(&seen);
+	buf_puts(out, "],");
+	json_str(out, "description", r->desc);
+	buf_putc(out, ',');
+	json_str(out, "kind", r->kind >= 0 ? s->cfg.kinds[r->kind].id : NULL);
+	buf_puts(out, ",\"topics\":[");
+	for (size_t k = 0; k < r->ntopics; k++)
+		json_strlist_item(out, k == 0, s->topics[r->topics[k]].id);
+	buf_puts(out, "],\"urls\":[");
+	for (size_t k = 0; k < r->nspellings; k++)
+		json_strlist_item(out, k == 0, r->spellings[k]);
+	buf_puts(out, "],\"citations\":[");
+	for (size_t k = 0; k < r->nrefs; k++) {
+		const struct doc *d = &s->docs[r->refs[k].doc];
+		const struct citation *c = &d->cites[r->refs[k].cite];
+		char **sp = bsearch(c->url, r->spellings, r->nspellings, sizeof *r->spellings,
+				    cmp_strp_bsearch);
+		buf_puts(out, k ? ",{" : "{");
+		json_str(out, "document", d->relpath);
+		buf_putc(out, ',');
+		json_str(out, "section", c->heading >= 0 ? d->headings[c->heading].id : NULL);
+		buf_puts(out, ",\"line\":");
+		buf_put_uint(out, c->line > 0 ? (unsigned)c->line : 0);
+		buf_puts(out, ",\"spelling\":");
+		buf_put_uint(out, sp ? (size_t)(sp - r->spellings) : 0);
+		buf_putc(out, '}');
+	}
+	buf_puts(out, "]}");
+}
+
+void render_resources_json(const struct site *s, struct buf *out, struct json_reuse *reuse)
 {
 	buf_puts(out, "{");
 	json_str(out, "$schema", "assets/resources.schema.json");
@@ -260,15 +314,32 @@ void render_resources_json(const struct site *s, struct buf *out)
 	}
 	buf_puts(out, "],\"resources\":[\n");
 	/* the resources in chunks on the site's threads, joined in order */
-	struct json_chunks jc = {s, NULL, (s->nres + JSON_CHUNK - 1) / JSON_CHUNK};
+	struct json_chunks jc = {s, NULL, (s->nres + JSON_CHUNK - 1) / JSON_CHUNK, reuse, NULL, NULL};
 	jc.bufs = xcalloc(jc.n + 1, sizeof *jc.bufs);
+	jc.reused = xcalloc(jc.n + 1, sizeof *jc.reused);
+	jc.differ = xcalloc(jc.n + 1, sizeof *jc.differ);
 	pool_run(s->jobs, jc.n, resources_chunk, &jc);
 	for (size_t i = 0; i < jc.n; i++) {
+		if (reuse) {
+			size_t end = (i + 1) * JSON_CHUNK < s->nres ? (i + 1) * JSON_CHUNK : s->nres;
+			for (size_t k = i * JSON_CHUNK; k < end; k++)
+				reuse->now[k].at += out->n;
+			reuse->reused += jc.reused[i];
+			reuse->differ += jc.differ[i];
+		}
 		buf_put(out, jc.bufs[i].p, jc.bufs[i].n);
 		buf_free(&jc.bufs[i]);
 	}
 	free(jc.bufs);
+	free(jc.reused);
+	free(jc.differ);
 	buf_puts(out, "]}\n");
+	if (reuse) {
+		struct digest d;
+		digest_start(&d);
+		digest_feed(&d, out->p, out->n);
+		digest_end(&d, reuse->sum);
+	}
 }
 
 /* One search entry: ["kind","title","url","extra"], written straight out. */

@@ -180,6 +180,8 @@ struct render_job {
 	size_t nmemo;
 	struct page_inputs inputs;
 	bool check_inputs;                 /* SSG_CHECK_INPUTS: build kept pages' views too */
+	struct json_reuse json;            /* resources.json's records kept from the site in place */
+	size_t json_size;                  /* resources.json's, once written */
 };
 
 /* A page made from the same inputs as the one in place is kept without
@@ -244,16 +246,21 @@ static const struct {
 	const char *path;
 	void (*render)(const struct site *s, struct buf *out);
 } data_files[] = {
-	{"resources.json", render_resources_json}, {"search-index.json", render_search_index},
+	{"resources.json", NULL /* write_data_file */}, {"search-index.json", render_search_index},
 	{"sitemap.xml", render_sitemap},           {"robots.txt", render_robots},
 	{"feed.xml", render_feed},
 };
 #define NDATA (sizeof data_files / sizeof *data_files)
 
-static void write_data_file(struct site *s, struct output *out, size_t i)
+static void write_data_file(struct render_job *j, struct site *s, struct output *out, size_t i)
 {
 	struct buf b = BUF_INIT;
-	data_files[i].render(s, &b);
+	if (data_files[i].render)
+		data_files[i].render(s, &b);
+	else {
+		render_resources_json(s, &b, &j->json);
+		j->json_size = b.n;
+	}
 	output_write(out, data_files[i].path, buf_cstr(&b), b.n);
 	if (data_files[i].render == render_search_index) {
 		/* the same index as a script: rendered once, written twice */
@@ -272,7 +279,7 @@ static void render_one(void *ctx, size_t i)
 	struct page_task *t = &j->tasks[i];
 	char *dir = NULL, *path = NULL;
 	if (t->kind == PAGE_DATA) {
-		write_data_file(s, j->out, t->index);
+		write_data_file(j, s, j->out, t->index);
 		return;
 	}
 	/* the page's view comes from an arena, dropped in one go */
@@ -604,6 +611,20 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 		page_inputs_prepare(&j.inputs, &s, frame, nav, jobs_of(o));
 		const char *check = getenv("SSG_CHECK_INPUTS");
 		j.check_inputs = check && *check == '1';
+		/* resources.json: a resource's record is kept when its key is */
+		struct json_records json_before = {0};
+		if (!o->force)
+			json_records_load(&json_before, outdir);
+		unsigned long long(*json_keys)[2] = xcalloc(s.nres + 1, sizeof *json_keys);
+		for (size_t i = 0; i < s.nres; i++)
+			page_inputs_resource(&j.inputs, &s, i, json_keys[i]);
+		j.json = (struct json_reuse){.before = json_before.v,
+					     .nbefore = json_before.n,
+					     .bytes = json_before.bytes,
+					     .nbytes = json_before.nbytes,
+					     .keys = (const unsigned long long(*)[2])json_keys,
+					     .now = xcalloc(s.nres + 1, sizeof *j.json.now),
+					     .check = j.check_inputs};
 		/* the pages of the site in place, when the same templates made them */
 		char env[33];
 		build_render_env(o, jobs_of(o), env);
@@ -617,6 +638,13 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 		double t1 = now_ms();
 		pool_run(jobs_of(o), k, render_one, &j);
 		st->render_ms = now_ms() - t1;
+		json_records_free(&json_before);
+		free(json_keys);
+		if (j.json.differ)
+			diag_add(d, SEV_ERROR, "resources.json", 0, 0,
+				 "internal error: %zu records kept from the file in place differ from "
+				 "their rendering",
+				 j.json.differ);
 		t1 = now_ms();
 		view_release(&s);
 		page_inputs_free(&j.inputs);
@@ -625,6 +653,7 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 		st->statics = copy_statics(&s, &out, &ts);
 		st->pages = j.pages;
 		st->views_skipped = j.views_skipped;
+		st->records_kept = j.json.check ? 0 : j.json.reused;
 		mustache_set_free(j.tpl);
 		page_digests_free(&before);
 		struct doc_pages docs_now = {0};
@@ -649,11 +678,14 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 			rc = output_commit(&out);
 			if (rc == 0) {
 				page_digests_save(&now, outdir, env);
+				if (j.json_size)
+					json_records_save(&j.json, s.nres, j.json_size, outdir);
 				doc_pages_save(&docs_now, outdir, frame);
 			}
 		}
 		page_digests_free(&now);
 		doc_pages_free(&docs_now);
+		free(j.json.now);
 		st->write_ms = now_ms() - t1;
 		st->bytes = out.bytes;
 		st->files = out.files;

@@ -23,7 +23,9 @@ step() {
 	rm -rf "$d/out"
 	mv "$d/plain" "$d/out"
 	"$SSG" build -s "$d" -o "$d/out" --timings 2>"$d/err" >/dev/null
-	kept=$(sed -n 's/.*(\([0-9]*\) pages kept by their inputs).*/\1/p' "$d/err")
+	kept=$(sed -n 's/.*(\([0-9]*\) pages and [0-9]* resources.json records kept.*/\1/p' "$d/err")
+	records=$(sed -n 's/.* pages and \([0-9]*\) resources.json records kept.*/\1/p' "$d/err")
+	[ "$2" = 0 ] || [ "${records:-0}" -gt 0 ] || { echo "step $n ($1): no record of resources.json kept"; exit 1; }
 	[ "${kept:-0}" -ge "$2" ] || { echo "step $n ($1): $kept pages kept by their inputs, expected $2 or more"; exit 1; }
 	diff -r -q -x '.ssg-*' "$d/out" "$d/clean" >"$d/diff" ||
 		{ echo "step $n ($1): the incremental output is not the clean one:"; head "$d/diff"; exit 1; }
