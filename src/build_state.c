@@ -23,10 +23,10 @@
 #define STATE_MAGIC "ssg-build 1"
 
 void build_state_fingerprint(const struct build_opts *o, int jobs, char fp[33],
-			     struct file_digests *content, char frame_fp[33])
+			     struct file_digests *content, char frame_fp[33], char unnamed_fp[33])
 {
 	const char *src = o->source ? o->source : ".";
-	struct buf m = BUF_INIT, frame = BUF_INIT;
+	struct buf m = BUF_INIT, frame = BUF_INIT, unnamed = BUF_INIT;
 	buf_puts(&m, STATE_MAGIC "\n");
 	/* the program: a new ssg may render the same inputs differently */
 	fingerprint_add_self(&m);
@@ -34,6 +34,7 @@ void build_state_fingerprint(const struct build_opts *o, int jobs, char fp[33],
 	fingerprint_file(&m, src, "site.yml");
 	fingerprint_file(&m, src, LINKCHECK_CACHE_DEFAULT);
 	buf_put(&frame, m.p, m.n);
+	buf_put(&unnamed, m.p, m.n);
 	static const char *trees[] = {"content", "templates", "themes", "static"};
 	struct fingerprint_cache *known = fingerprint_cache_open(src, !o->force);
 	for (size_t i = 0; i < sizeof trees / sizeof *trees; i++) {
@@ -41,11 +42,17 @@ void build_state_fingerprint(const struct build_opts *o, int jobs, char fp[33],
 		/* the frame: content/'s documents by their names, not their bytes */
 		struct fingerprint_walk how = {.cache = known};
 		if (i == 0)
-			how = (struct fingerprint_walk){content, &frame, source_is_document, known,
-							o->learned};
+			how = (struct fingerprint_walk){.keep = content,
+							.frame = &frame,
+							.unnamed = &unnamed,
+							.unframed = source_is_document,
+							.cache = known,
+							.learned = o->learned};
 		fingerprint_tree_keep(&m, src, trees[i], jobs, &how);
-		if (i)
+		if (i) {
 			buf_put(&frame, m.p + from, m.n - from);
+			buf_put(&unnamed, m.p + from, m.n - from);
+		}
 	}
 	fingerprint_cache_close(known);
 	buf_puts(&m, "git=");
@@ -53,11 +60,16 @@ void build_state_fingerprint(const struct build_opts *o, int jobs, char fp[33],
 	gitdates_head(src, &m);
 	buf_puts(&frame, "git=");
 	buf_put(&frame, m.p + from, m.n - from);
+	buf_puts(&unnamed, "git=");
+	buf_put(&unnamed, m.p + from, m.n - from);
 	fingerprint_hex(&m, fp);
 	if (frame_fp)
 		fingerprint_hex(&frame, frame_fp);
+	if (unnamed_fp)
+		fingerprint_hex(&unnamed, unnamed_fp);
 	buf_free(&m);
 	buf_free(&frame);
+	buf_free(&unnamed);
 }
 
 /* Diagnostic fields are written with \t, \n and \\ escaped. */

@@ -22,10 +22,12 @@
 /* The fingerprint of the build o describes, in 32 hex digits; the digests
  * of content/'s files are kept in content (when not NULL). */
 void build_state_fingerprint(const struct build_opts *o, int jobs, char fp[33],
-			     struct file_digests *content, char frame_fp[33]);
+			     struct file_digests *content, char frame_fp[33], char unnamed_fp[33]);
 /* frame_fp (when not NULL) gets the fingerprint of the same inputs with
  * content/'s documents counted by their names only: two builds with the same
- * frame differ at most in the bytes of documents (build_patch.h). */
+ * frame differ at most in the bytes of documents (build_patch.h).
+ * unnamed_fp (when not NULL): the same without the documents' names either,
+ * what every page is made from besides documents (page_inputs.h). */
 /* 0 when outdir's state has fingerprint fp: its diagnostics are appended to
  * d and its counts copied to st. -1 otherwise (d and st untouched). */
 int build_state_match(const char *outdir, const char fp[33], struct diags *d,

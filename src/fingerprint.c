@@ -397,6 +397,8 @@ void fingerprint_tree_keep(struct buf *manifest, const char *root, const char *r
 		put_line(manifest, rel, '-', NULL, NULL);
 		if (how->frame)
 			put_line(how->frame, rel, '-', NULL, NULL);
+		if (how->unnamed)
+			put_line(how->unnamed, rel, '-', NULL, NULL);
 		free(full);
 		return;
 	}
@@ -417,10 +419,11 @@ void fingerprint_tree_keep(struct buf *manifest, const char *root, const char *r
 	for (size_t i = 0; i < w.n; i++) {
 		struct entry *e = &w.v[i];
 		put_line(manifest, e->rel, e->kind, e->h, e->target);
-		if (how->frame) {
-			bool bytes_aside = e->kind == 'f' && how->unframed && how->unframed(e->rel);
+		bool bytes_aside = e->kind == 'f' && how->unframed && how->unframed(e->rel);
+		if (how->frame)
 			put_line(how->frame, e->rel, bytes_aside ? 'v' : e->kind, e->h, e->target);
-		}
+		if (how->unnamed && !bytes_aside)
+			put_line(how->unnamed, e->rel, e->kind, e->h, e->target);
 		if (how->cache && e->kind == 'f')
 			remember(how->cache, e);
 		if (keep && e->kind == 'f') {

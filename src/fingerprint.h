@@ -78,6 +78,7 @@ void fingerprint_learned_free(struct fingerprint_learned *l);
 struct fingerprint_walk {
 	struct file_digests *keep;
 	struct buf *frame;
+	struct buf *unnamed; /* the frame without the unframed files' names either */
 	bool (*unframed)(const char *rel);
 	struct fingerprint_cache *cache;
 	struct fingerprint_learned *learned;

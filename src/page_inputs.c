@@ -97,9 +97,11 @@ static void digest_resource(void *ctx, size_t ri)
 	for (size_t i = 0; i < r->nspellings; i++)
 		put_str(&d, r->spellings[i]);
 	for (size_t i = 0; i < r->nrefs; i++) {
-		put_word(&d, s->docs[r->refs[i].doc].hash);
+		const struct doc *doc = &s->docs[r->refs[i].doc];
+		put_word(&d, doc->hash);
 		put_word(&d, r->refs[i].cite);
-		put_str(&d, s->docs[r->refs[i].doc].url);
+		put_str(&d, doc->relpath);
+		put_str(&d, doc->url);
 	}
 	digest_end(&d, x->pi->res[ri].page);
 	/* its entry in a list: the record and the first citing documents */
@@ -150,8 +152,9 @@ void page_inputs_doc(const struct page_inputs *pi, const struct site *s, size_t 
 	const struct doc *doc = &s->docs[di];
 	struct digest d;
 	start(&d, pi, 'D');
-	/* itself: its bytes and its place */
+	/* itself: its bytes, its name and its place */
 	put_word(&d, doc->hash);
+	put_str(&d, doc->relpath);
 	put_str(&d, doc->url);
 	put_str(&d, doc->meta.updated);
 	/* the resources it cites: badges and topics */

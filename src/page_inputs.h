@@ -2,9 +2,11 @@
  * the view. An incremental build that finds a page's inputs as they were
  * keeps the page without building, digesting or rendering its view (site.c).
  *
- * The inputs of every page start with the build's frame (the binary,
- * options, site.yml, templates, themes, the documents' names and the checked
- * out commit: build_state.h) and the shared navigation. Then, by kind:
+ * The inputs of every page start with the build's frame without the
+ * documents (the binary, options, site.yml, templates, themes, static files,
+ * the checked-out commit: build_state.h) and the shared navigation. Then, by
+ * kind (documents by their names, places and bytes, so that adding one
+ * changes only the pages that show it):
  *  - a document's page: the document's own bytes (doc.hash), and what it
  *    shows of others: the badges and topics of the resources it cites, the
  *    titles and places of its related documents, of its neighbours in its

@@ -543,10 +543,10 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 	free(state);
 	struct fingerprint_learned *learned = after ? fingerprint_learned_new() : NULL;
 	/* the same inputs as the site in place: nothing to do */
-	char fp[33], frame[33];
+	char fp[33], frame[33], unnamed[33];
 	struct file_digests digests = {0};
 	if (!after)
-		build_state_fingerprint(o, jobs_of(o), fp, &digests, frame);
+		build_state_fingerprint(o, jobs_of(o), fp, &digests, frame, unnamed);
 	struct diags scratch = DIAGS_INIT;
 	bool ours = check_output_dir(src, outdir, &scratch) == 0;
 	diags_free(&scratch);
@@ -574,7 +574,7 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 	int rc = site_load(&s, &with_digests, d);
 	if (after) {
 		double t1 = now_ms();
-		build_state_fingerprint(&with_digests, jobs_of(o), fp, &digests, frame);
+		build_state_fingerprint(&with_digests, jobs_of(o), fp, &digests, frame, unnamed);
 		fingerprint_learned_free(learned);
 		s.read_ms += now_ms() - t1;
 	}
@@ -608,7 +608,7 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 			nav[0] = nav[0] * 31 + j.memo[i].digest[0];
 			nav[1] = nav[1] * 31 + j.memo[i].digest[1];
 		}
-		page_inputs_prepare(&j.inputs, &s, frame, nav, jobs_of(o));
+		page_inputs_prepare(&j.inputs, &s, unnamed, nav, jobs_of(o));
 		const char *check = getenv("SSG_CHECK_INPUTS");
 		j.check_inputs = check && *check == '1';
 		/* resources.json: a resource's record is kept when its key is */

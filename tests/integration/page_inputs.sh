@@ -54,10 +54,16 @@ sed -i '1i\
 \
 ' "$d/content/triton-gpu-references.rst"
 step "lines moved" 200
-# a document added or removed: the documents' names are in every page's
-# inputs (the build's frame), so every page is built
+# a document added, renamed, removed
 sed 's/^# .*/# A copy/' "$d/content/cuda-pytorch-index.md" > "$d/content/a-copy.md"
-step "document added" 0
-rm "$d/content/a-copy.md"
-step "document removed" 0
+step "document added" 100
+mv "$d/content/a-copy.md" "$d/content/b-copy.md"
+step "document renamed" 100
+rm "$d/content/b-copy.md"
+step "document removed" 100
+# a document whose link to another one breaks, then works again
+printf '\nSee [the index](cuda-pytorch-index.md#a-heading-to-come).\n' >> "$md"
+step "link to a missing anchor" 100
+printf '\n## A heading to come\n' >> "$d/content/cuda-pytorch-index.md"
+step "anchor added" 100
 echo "page_inputs: ok ($n edits)"
