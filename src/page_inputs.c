@@ -90,9 +90,13 @@ static void digest_resource(void *ctx, size_t ri)
 	const struct site *s = x->s;
 	const struct resource *r = &s->res[ri];
 	struct digest d;
-	/* its page: the record, every spelling, every citation by its document */
+	unsigned long long record[2];
 	digest_start(&d);
 	put_record(&d, r);
+	digest_end(&d, record);
+	/* its page: the record, every spelling, every citation by its document */
+	digest_start(&d);
+	put_pair(&d, record);
 	put_word(&d, r->nspellings);
 	for (size_t i = 0; i < r->nspellings; i++)
 		put_str(&d, r->spellings[i]);
@@ -106,7 +110,7 @@ static void digest_resource(void *ctx, size_t ri)
 	digest_end(&d, x->pi->res[ri].page);
 	/* its entry in a list: the record and the first citing documents */
 	digest_start(&d);
-	put_record(&d, r);
+	put_pair(&d, record);
 	size_t last = (size_t)-1, named = 0;
 	for (size_t i = 0; i < r->nrefs && named < VIEW_CITED_IN; i++)
 		if (r->refs[i].doc != last) {
@@ -223,5 +227,29 @@ void page_inputs_topic(const struct page_inputs *pi, const struct site *s, size_
 	/* subtopics' counts, and which topics are listed at all */
 	for (size_t i = 0; i < s->ntopics; i++)
 		put_word(&d, s->topics[i].nresources);
+	digest_end(&d, out);
+}
+
+void page_inputs_index(const struct page_inputs *pi, const struct site *s, size_t chunk,
+		       unsigned long long out[2])
+{
+	struct digest d;
+	start(&d, pi, 'I');
+	put_word(&d, chunk);
+	/* the site's counts, and every page's letter, part, size and place */
+	put_word(&d, s->ndocs);
+	put_word(&d, s->nres);
+	put_word(&d, s->ntopics);
+	put_word(&d, s->nchunks);
+	for (size_t c = 0; c < s->nchunks; c++) {
+		put_word(&d, (unsigned long long)(unsigned char)s->chunks[c].letter << 32 |
+				     s->chunks[c].part);
+		put_word(&d, s->chunks[c].n);
+		put_str(&d, s->chunks[c].dir);
+	}
+	/* its entries */
+	const struct index_chunk *ch = &s->chunks[chunk];
+	for (size_t k = 0; k < ch->n; k++)
+		put_pair(&d, pi->res[s->index_order[ch->start + k]].item);
 	digest_end(&d, out);
 }

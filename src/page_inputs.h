@@ -14,11 +14,14 @@
  *  - a resource's page: the resource's record with every citation (each
  *    citing document's bytes);
  *  - a topic's page: the topic's counts and lists, the entries of the
- *    resources on that page, the titles of the documents it names.
+ *    resources on that page, the titles of the documents it names;
+ *  - a page of the A-Z index: the site's counts, the index's layout, the
+ *    entries on that page.
  * A resource's record is digested whole (every field a view could read), so
- * inputs err on the side of "changed". Other pages (home, indexes, data
- * files) are always built. SSG_CHECK_INPUTS=1 builds kept pages' views anyway and fails
- * the build when one differs from the view the inputs stand for (tests).
+ * inputs err on the side of "changed". Other pages (home, the index's
+ * landing page, document lists, data files) are always built.
+ * SSG_CHECK_INPUTS=1 builds kept pages' views anyway and fails the build when
+ * one differs from the view its inputs stand for (tests).
  * Level 4 (views). */
 #ifndef SSG_PAGE_INPUTS_H
 #define SSG_PAGE_INPUTS_H
@@ -47,6 +50,9 @@ void page_inputs_doc(const struct page_inputs *pi, const struct site *s, size_t 
 		     unsigned long long out[2]);
 void page_inputs_resource(const struct page_inputs *pi, const struct site *s, size_t r,
 			  unsigned long long out[2]);
+/* A page of the A-Z index of several (chunk < site.nchunks). */
+void page_inputs_index(const struct page_inputs *pi, const struct site *s, size_t chunk,
+		       unsigned long long out[2]);
 /* page: 1-based, as view_topic. */
 void page_inputs_topic(const struct page_inputs *pi, const struct site *s, size_t t, size_t page,
 		       unsigned long long out[2]);

@@ -315,11 +315,18 @@ static void render_one(void *ctx, size_t i)
 		path = xasprintf("%sindex.html", dir);
 		emit(j, t, "documents", view_documents(s, t->index), path, NULL);
 		break;
-	case PAGE_INDEX:
+	case PAGE_INDEX: {
 		path = xasprintf("%sindex.html", t->index < s->nchunks ? s->chunks[t->index].dir
 								: "resources/");
+		bool several = s->nchunks && strcmp(s->chunks[0].dir, "resources/");
+		if (several && t->index < s->nchunks) {
+			page_inputs_index(&j->inputs, s, t->index, t->inputs);
+			if (keep_by_inputs(j, t, path))
+				break;
+		}
 		emit(j, t, "resources", view_resource_index(s, t->index), path, NULL);
 		break;
+	}
 	case PAGE_RESOURCE:
 		dir = view_resource_dir(s, t->index);
 		path = xasprintf("%sindex.html", dir);

@@ -8,6 +8,8 @@ set -eu
 d=$(mktemp -d)
 trap 'rm -rf "$d"' EXIT
 cp -r content site.yml "$d/"
+# short pages: topics and the A-Z index of several pages each
+printf '\npages: { per_page: 10 }\n' >> "$d/site.yml"
 "$SSG" build -q -s "$d" -o "$d/out" 2>/dev/null
 n=0
 step() {
@@ -33,37 +35,37 @@ step() {
 md=$d/content/external-references.md
 # an entry's description
 sed -i '0,/^- \[/s/^\(- \[.*\)$/\1 Edited./' "$md"
-step "entry description" 150
+step "entry description" 200
 # a new link to a resource no document cites
 printf '\n- [A resource nobody cites](https://example.com/nobody-cites-this) - new\n' >> "$md"
 step "new link" 120
 # a link to a resource another document cites (its badges' counts change)
 printf '\n- [FlashAttention](https://arxiv.org/abs/2205.14135) - again\n' >> "$d/content/cuda-pytorch-index.md"
-step "link to a cited resource" 200
+step "link to a cited resource" 250
 # a link removed
 sed -i '0,/^- \[/{/^- \[/d}' "$d/content/cuda-mode-resource-stream.md"
-step "link removed" 120
+step "link removed" 180
 # a heading renamed (sections named by citations, anchors of links)
 sed -i '0,/^## /s/^## \(.*\)$/## \1 renamed/' "$md"
-step "heading renamed" 150
+step "heading renamed" 200
 # a document's title
 sed -i '0,/^# /s/^# \(.*\)$/# \1, retitled/' "$d/content/cuda-pytorch-index.md"
-step "title changed" 200
+step "title changed" 250
 # lines inserted at the top: every citation's line moves
 sed -i '1i\
 \
 ' "$d/content/triton-gpu-references.rst"
-step "lines moved" 200
+step "lines moved" 250
 # a document added, renamed, removed
 sed 's/^# .*/# A copy/' "$d/content/cuda-pytorch-index.md" > "$d/content/a-copy.md"
-step "document added" 100
+step "document added" 200
 mv "$d/content/a-copy.md" "$d/content/b-copy.md"
-step "document renamed" 100
+step "document renamed" 250
 rm "$d/content/b-copy.md"
-step "document removed" 100
+step "document removed" 200
 # a document whose link to another one breaks, then works again
 printf '\nSee [the index](cuda-pytorch-index.md#a-heading-to-come).\n' >> "$md"
-step "link to a missing anchor" 100
+step "link to a missing anchor" 200
 printf '\n## A heading to come\n' >> "$d/content/cuda-pytorch-index.md"
-step "anchor added" 100
+step "anchor added" 250
 echo "page_inputs: ok ($n edits)"
