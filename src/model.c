@@ -1,6 +1,7 @@
 /* model: merging citations into resources (see model.h). Classification is
  * in taxonomy.c, cross-references in xref.c. */
 #include "model.h"
+#include "digest.h"
 #include "buf.h"
 #include "path.h"
 #include "pool.h"
@@ -61,7 +62,8 @@ static const char *ref_title(const struct site *s, const struct resource *r, siz
 	return s->docs[r->refs[i].doc].cites[r->refs[i].cite].title;
 }
 
-static void pick_names(const struct site *s, struct resource *r)
+static void pick_names(const struct site *s, struct resource *r, int32_t *title_ref,
+		       int32_t *desc_ref)
 {
 	struct hash counts = HASH_INIT;
 	size_t best = 0, bestn = 0;
@@ -84,19 +86,57 @@ static void pick_names(const struct site *s, struct resource *r)
 		}
 	}
 	hash_free(&counts);
-	const struct citation *c = &s->docs[r->refs[best].doc].cites[r->refs[best].cite];
-	r->title = xstrdup(c->title);
 	size_t dl = 0;
-	const char *desc = NULL;
+	long desc = -1;
 	for (size_t i = 0; i < r->nrefs; i++) {
 		const char *d = s->docs[r->refs[i].doc].cites[r->refs[i].cite].desc;
 		size_t n = d ? strlen(d) : 0;
 		if (n > dl) {
-			desc = d;
+			desc = (long)i;
 			dl = n;
 		}
 	}
-	r->desc = desc ? xstrdup(desc) : NULL;
+	*title_ref = (int32_t)best;
+	*desc_ref = (int32_t)desc;
+}
+
+static const struct citation *ref_cite(const struct site *s, const struct resource *r, int32_t i)
+{
+	return &s->docs[r->refs[i].doc].cites[r->refs[i].cite];
+}
+
+/* What a resource's description and classes are made of: its URL and each
+ * citation by its document's bytes and place in it (res_memo.h). */
+static void memo_key(const struct site *s, const struct resource *r, unsigned long long key[2])
+{
+	struct digest d;
+	digest_start(&d);
+	size_t n = strlen(r->canonical);
+	digest_word(&d, n);
+	digest_feed(&d, r->canonical, n);
+	digest_word(&d, r->nrefs);
+	for (size_t i = 0; i < r->nrefs; i++) {
+		digest_word(&d, s->docs[r->refs[i].doc].hash);
+		digest_word(&d, r->refs[i].cite);
+	}
+	digest_end(&d, key);
+}
+
+/* The record found for r, when it fits r (a damaged file cannot point outside). */
+static const struct res_memo_rec *memo_of(const struct site *s, const struct resource *r,
+					  const unsigned long long key[2])
+{
+	const struct res_memo_rec *m = s->memo ? res_memo_find(s->memo, key) : NULL;
+	if (!m || m->title_ref < 0 || (size_t)m->title_ref >= r->nrefs || m->desc_ref < -1 ||
+	    (m->desc_ref >= 0 && (size_t)m->desc_ref >= r->nrefs) || m->kind < -1 ||
+	    m->kind >= (int32_t)s->cfg.nkinds || m->ntopics > s->cfg.ntopics + 1)
+		return NULL;
+	for (uint32_t i = 0; i < m->ntopics; i++) {
+		int32_t t = s->memo->topics[m->topics_at + i];
+		if (t < 0 || t > (int32_t)s->cfg.ntopics)
+			return NULL;
+	}
+	return m;
 }
 
 /* What each resource needs from its own citations alone: in parallel. */
@@ -106,7 +146,21 @@ static void describe_resource(void *ctx, size_t ri)
 	struct resource *r = &s->res[ri];
 	if (r->nspellings > 1)
 		qsort(r->spellings, r->nspellings, sizeof *r->spellings, cmp_str);
-	pick_names(s, r);
+	/* its names: as the last build picked them, when made of the same */
+	struct res_memo_rec *now = &s->memo_now[ri];
+	memo_key(s, r, now->key);
+	const struct res_memo_rec *was = memo_of(s, r, now->key);
+	s->memo_hit[ri] = was;
+	if (was && !s->memo_check) {
+		now->title_ref = was->title_ref;
+		now->desc_ref = was->desc_ref;
+	} else {
+		pick_names(s, r, &now->title_ref, &now->desc_ref);
+		if (was && (was->title_ref != now->title_ref || was->desc_ref != now->desc_ref))
+			__atomic_fetch_add(&s->memo_differ, 1, __ATOMIC_RELAXED);
+	}
+	r->title = xstrdup(ref_cite(s, r, now->title_ref)->title);
+	r->desc = now->desc_ref >= 0 ? xstrdup(ref_cite(s, r, now->desc_ref)->desc) : NULL;
 	r->host = url_host(r->canonical);
 	if (!r->host)
 		r->host = xstrdup("");
@@ -164,6 +218,10 @@ void model_build(struct site *s)
 		}
 	}
 	taxonomy_aliases_free(&al);
+	free(s->memo_now);
+	free(s->memo_hit);
+	s->memo_now = xcalloc(s->nres + 1, sizeof *s->memo_now);
+	s->memo_hit = xcalloc(s->nres + 1, sizeof *s->memo_hit);
 	pool_run(s->jobs, s->nres, describe_resource, s);
 	struct hash slugs = HASH_INIT;
 	for (size_t i = 0; i < s->nres; i++)
@@ -234,6 +292,8 @@ void model_free(struct site *s)
 	free(s->title_order);
 	free(s->index_order);
 	free(s->related);
+	free(s->memo_now);
+	free(s->memo_hit);
 	for (size_t i = 0; i < s->nchunks; i++)
 		free(s->chunks[i].dir);
 	free(s->chunks);

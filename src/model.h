@@ -9,6 +9,7 @@
 #include <stddef.h>
 
 #include "config.h"
+#include "res_memo.h"
 #include "diag.h"
 #include "doc.h"
 #include "hash.h"
@@ -75,6 +76,7 @@ struct site {
 	int jobs;               /* threads the model may use */
 	double read_ms, model_ms; /* how long loading took, phase by phase */
 	size_t cached_docs;       /* documents the cache gave, not parsed again */
+	size_t memo_kept;         /* resources whose names and classes the memo gave */
 	pthread_t cache_writer;   /* updating the document cache (doc_cache.h) */
 	bool cache_writing;       /* model_free waits for it */
 	char *source_dir;
@@ -96,6 +98,14 @@ struct site {
 	struct index_chunk *chunks;
 	size_t nchunks;
 	struct related_docs *related; /* per document, once xref_related_all ran; else NULL */
+	/* resources' descriptions and classes from the last build (res_memo.h):
+	 * memo is NULL when there is none to use; memo_now, per resource, what
+	 * this build's were made of and came to (filled by model_build) */
+	const struct res_memo *memo;
+	struct res_memo_rec *memo_now;
+	const struct res_memo_rec **memo_hit; /* per resource: its record in memo, or NULL */
+	bool memo_check;     /* SSG_CHECK_INPUTS: make every one anyway, count those that differ */
+	size_t memo_differ;  /* (atomic) */
 	struct val *nav_cache[8]; /* views' shared navigation by page depth (view.c) */
 	struct val *nav_html[8];  /* the same rendered once (site.c), or NULL */
 	struct diags diags;

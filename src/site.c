@@ -3,6 +3,7 @@
 #include "buf.h"
 #include "build_patch.h"
 #include "build_state.h"
+#include "doc_cache.h"
 #include "fingerprint.h"
 #include "html.h"
 #include "linkcheck.h"
@@ -12,6 +13,7 @@
 #include "path.h"
 #include "pool.h"
 #include "render.h"
+#include "res_memo.h"
 #include "site_read.h"
 #include "source.h"
 #include "view.h"
@@ -57,6 +59,35 @@ static void link_health(struct site *s)
 static int jobs_of(const struct build_opts *o)
 {
 	return o->jobs > 0 ? o->jobs : pool_cpus();
+}
+
+/* Each resource's names and classes, for the next build (res_memo.h): only
+ * when some were made anew. */
+static void save_memo(struct site *s, const char env[33])
+{
+	size_t made = 0, ntopics = 0;
+	for (size_t i = 0; i < s->nres; i++) {
+		made += !s->memo_hit[i];
+		ntopics += s->res[i].ntopics;
+	}
+	s->memo_kept = s->memo_check ? 0 : s->nres - made;
+	if (!made && s->memo && s->memo->n == s->nres)
+		return;
+	int32_t *topics = xcalloc(ntopics + 1, sizeof *topics);
+	struct res_memo_rec *recs = xcalloc(s->nres + 1, sizeof *recs);
+	size_t k = 0;
+	for (size_t i = 0; i < s->nres; i++) {
+		struct res_memo_rec *m = &recs[i];
+		*m = s->memo_now[i];
+		m->kind = s->res[i].kind;
+		m->ntopics = (uint32_t)s->res[i].ntopics;
+		m->topics_at = (uint32_t)k;
+		for (size_t t = 0; t < s->res[i].ntopics; t++)
+			topics[k++] = s->res[i].topics[t];
+	}
+	res_memo_save(s->source_dir, env, recs, s->nres, topics, k);
+	free(recs);
+	free(topics);
 }
 
 int site_load(struct site *s, const struct build_opts *o, struct diags *d)
@@ -126,7 +157,33 @@ int site_load(struct site *s, const struct build_opts *o, struct diags *d)
 	free(content);
 	s->read_ms = now_ms() - t0;
 	t0 = now_ms();
+	/* resources' names and classes as the last build made them (a build's:
+	 * check walks trees, and leaves the caches alone) */
+	struct res_memo memo = {0};
+	char env[33];
+	const char *check = getenv("SSG_CHECK_INPUTS");
+	s->memo_check = check && *check == '1';
+	if (!o->keep_trees) {
+		doc_cache_env(s->source_dir, env);
+		if (!o->force)
+			res_memo_load(&memo, s->source_dir, env);
+		s->memo = &memo;
+	}
 	model_build(s);
+	if (!o->keep_trees)
+		save_memo(s, env);
+	/* the records are gone with the memo: so are the pointers to them */
+	s->memo = NULL;
+	res_memo_free(&memo);
+	free(s->memo_hit);
+	free(s->memo_now);
+	s->memo_hit = NULL;
+	s->memo_now = NULL;
+	if (s->memo_differ)
+		diag_add(d, SEV_ERROR, "content", 0, 0,
+			 "internal error: %zu resources' names or classes differ from the ones "
+			 "kept for the same inputs",
+			 s->memo_differ);
 	link_health(s);
 	/* last-updated dates: front matter wins, else the last commit */
 	site_read_dates_apply(s, dates);
@@ -660,6 +717,7 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 		st->statics = copy_statics(&s, &out, &ts);
 		st->pages = j.pages;
 		st->views_skipped = j.views_skipped;
+		st->classes_kept = s.memo_kept;
 		st->records_kept = j.json.check ? 0 : j.json.reused;
 		mustache_set_free(j.tpl);
 		page_digests_free(&before);

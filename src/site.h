@@ -44,6 +44,7 @@ struct build_stats {
 	size_t patched;       /* pages patched in place (build_patch.h); 0: a build */
 	size_t views_skipped; /* pages kept by their inputs, no view built (page_inputs.h) */
 	size_t records_kept;  /* resources.json's records taken from the file in place */
+	size_t classes_kept;  /* resources whose names and classes came from res_memo.h */
 };
 
 /* Load and model the site (no writing). Returns -1 on config errors or any

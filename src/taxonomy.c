@@ -287,10 +287,37 @@ static const struct cfg_override *override_for(const struct classify_ctx *x,
 	return NULL;
 }
 
+/* The kind and topics the last build gave r, when made of the same
+ * (res_memo.h); its overrides' title and description still apply. */
+static bool classify_from_memo(const struct classify_ctx *x, size_t ri)
+{
+	struct site *s = x->s;
+	const struct res_memo_rec *m = s->memo_hit[ri];
+	if (!m)
+		return false;
+	struct resource *r = &s->res[ri];
+	const struct cfg_override *o = override_for(x, r);
+	if (o && o->title) {
+		free(r->title);
+		r->title = xstrdup(o->title);
+	}
+	if (o && o->description) {
+		free(r->desc);
+		r->desc = xstrdup(o->description);
+	}
+	r->kind = m->kind;
+	r->topics = xcalloc(s->cfg.ntopics + 1, sizeof *r->topics);
+	for (uint32_t i = 0; i < m->ntopics; i++)
+		r->topics[r->ntopics++] = s->memo->topics[m->topics_at + i];
+	return true;
+}
+
 static void classify_one(const struct classify_ctx *x, size_t ri)
 {
 	struct site *s = x->s;
 	struct resource *r = &s->res[ri];
+	if (!s->memo_check && classify_from_memo(x, ri))
+		return;
 	const struct config *cfg = &s->cfg;
 	const struct cfg_override *o = override_for(x, r);
 	r->kind = -1;
@@ -331,6 +358,14 @@ static void classify_one(const struct classify_ctx *x, size_t ri)
 	if (!r->ntopics)
 		r->topics[r->ntopics++] = (int)cfg->ntopics; /* unsorted */
 	free(key);
+	const struct res_memo_rec *m = s->memo_hit[ri];
+	if (m && s->memo_check) {
+		bool same = m->kind == r->kind && m->ntopics == r->ntopics;
+		for (size_t i = 0; same && i < r->ntopics; i++)
+			same = s->memo->topics[m->topics_at + i] == r->topics[i];
+		if (!same)
+			__atomic_fetch_add(&s->memo_differ, 1, __ATOMIC_RELAXED);
+	}
 }
 
 static void classify_task(void *ctx, size_t i)

@@ -1,0 +1,96 @@
+/* res_memo: resources' descriptions and classes between builds (see res_memo.h). */
+#include "res_memo.h"
+#include "buf.h"
+#include "path.h"
+#include "xalloc.h"
+
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define MEMO_DIR ".ssg-cache"
+#define MEMO_NAME "resources.bin"
+#define MEMO_MAGIC "ssg-resources 1 " /* then the env's 32 hex digits and a newline */
+#define MEMO_HEAD (sizeof MEMO_MAGIC - 1 + 33)
+
+static int cmp_key(const void *key, const void *elem)
+{
+	const unsigned long long *k = key;
+	const struct res_memo_rec *r = elem;
+	if (k[0] != r->key[0])
+		return k[0] < r->key[0] ? -1 : 1;
+	return k[1] < r->key[1] ? -1 : k[1] > r->key[1];
+}
+
+static int cmp_rec(const void *a, const void *b)
+{
+	return cmp_key(((const struct res_memo_rec *)a)->key, b);
+}
+
+void res_memo_load(struct res_memo *m, const char *source_dir, const char env[33])
+{
+	memset(m, 0, sizeof *m);
+	char *dir = path_join(source_dir, MEMO_DIR);
+	char *file = path_join(dir, MEMO_NAME);
+	struct buf b = BUF_INIT;
+	unsigned long long counts[2]; /* records, topics */
+	if (buf_read_file(&b, file) || b.n < MEMO_HEAD + sizeof counts ||
+	    memcmp(b.p, MEMO_MAGIC, sizeof MEMO_MAGIC - 1) ||
+	    memcmp(b.p + sizeof MEMO_MAGIC - 1, env, 32) || b.p[MEMO_HEAD - 1] != '\n')
+		goto out;
+	memcpy(counts, b.p + MEMO_HEAD, sizeof counts);
+	size_t room = b.n - MEMO_HEAD - sizeof counts;
+	if (counts[0] > room / sizeof *m->v || counts[1] > room / sizeof *m->topics ||
+	    counts[0] * sizeof *m->v + counts[1] * sizeof *m->topics != room)
+		goto out;
+	const char *p = b.p + MEMO_HEAD + sizeof counts;
+	m->n = counts[0];
+	m->ntopics = counts[1];
+	m->v = xmalloc((m->n + 1) * sizeof *m->v);
+	memcpy(m->v, p, m->n * sizeof *m->v);
+	m->topics = xmalloc((m->ntopics + 1) * sizeof *m->topics);
+	memcpy(m->topics, p + m->n * sizeof *m->v, m->ntopics * sizeof *m->topics);
+	for (size_t i = 0; i < m->n; i++)
+		if ((i && cmp_rec(&m->v[i - 1], &m->v[i]) >= 0) || m->v[i].topics_at > m->ntopics ||
+		    m->v[i].ntopics > m->ntopics - m->v[i].topics_at) {
+			res_memo_free(m); /* not sorted, or out of bounds: not ours */
+			break;
+		}
+out:
+	buf_free(&b);
+	free(file);
+	free(dir);
+}
+
+const struct res_memo_rec *res_memo_find(const struct res_memo *m, const unsigned long long key[2])
+{
+	return m->n ? bsearch(key, m->v, m->n, sizeof *m->v, cmp_key) : NULL;
+}
+
+void res_memo_save(const char *source_dir, const char env[33], struct res_memo_rec *v, size_t n,
+		   const int32_t *topics, size_t ntopics)
+{
+	qsort(v, n, sizeof *v, cmp_rec);
+	struct buf b = BUF_INIT;
+	buf_puts(&b, MEMO_MAGIC);
+	buf_put(&b, env, 32);
+	buf_putc(&b, '\n');
+	unsigned long long counts[2] = {n, ntopics};
+	buf_put(&b, counts, sizeof counts);
+	buf_put(&b, v, n * sizeof *v);
+	buf_put(&b, topics, ntopics * sizeof *topics);
+	int dfd = path_open_subdir(source_dir, MEMO_DIR, true);
+	if (dfd >= 0) {
+		path_replace_at(dfd, MEMO_NAME, b.p, b.n); /* a cache: unwritten, it is rebuilt */
+		close(dfd);
+	}
+	buf_free(&b);
+}
+
+void res_memo_free(struct res_memo *m)
+{
+	free(m->v);
+	free(m->topics);
+	memset(m, 0, sizeof *m);
+}
