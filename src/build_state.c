@@ -507,10 +507,7 @@ static void bytes_digest(const void *p, size_t n, unsigned long long out[2])
 
 static int cmp_record(const void *a, const void *b)
 {
-	const struct json_record *x = a, *y = b;
-	if (x->key[0] != y->key[0])
-		return x->key[0] < y->key[0] ? -1 : 1;
-	return x->key[1] < y->key[1] ? -1 : x->key[1] > y->key[1];
+	return digest_cmp(((const struct json_record *)a)->key, ((const struct json_record *)b)->key);
 }
 
 void json_records_load(struct json_records *r, const char *outdir)

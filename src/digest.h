@@ -73,4 +73,12 @@ static inline void digest_end(struct digest *s, unsigned long long out[2])
 	out[1] = digest_avalanche(s->b + s->a * 3);
 }
 
+/* Order of two digests (for sorted tables of them): <0, 0, >0. */
+static inline int digest_cmp(const unsigned long long a[2], const unsigned long long b[2])
+{
+	if (a[0] != b[0])
+		return a[0] < b[0] ? -1 : 1;
+	return a[1] < b[1] ? -1 : a[1] > b[1];
+}
+
 #endif

@@ -187,11 +187,7 @@ struct json_chunks {
 
 static int cmp_record_key(const void *key, const void *elem)
 {
-	const unsigned long long *k = key;
-	const struct json_record *r = elem;
-	if (k[0] != r->key[0])
-		return k[0] < r->key[0] ? -1 : 1;
-	return k[1] < r->key[1] ? -1 : k[1] > r->key[1];
+	return digest_cmp(key, ((const struct json_record *)elem)->key);
 }
 
 /* The record of the file in place with this key, if it looks like one. */

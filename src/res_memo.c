@@ -1,6 +1,7 @@
 /* res_memo: resources' descriptions and classes between builds (see res_memo.h). */
 #include "res_memo.h"
 #include "buf.h"
+#include "digest.h"
 #include "path.h"
 #include "xalloc.h"
 
@@ -16,11 +17,7 @@
 
 static int cmp_key(const void *key, const void *elem)
 {
-	const unsigned long long *k = key;
-	const struct res_memo_rec *r = elem;
-	if (k[0] != r->key[0])
-		return k[0] < r->key[0] ? -1 : 1;
-	return k[1] < r->key[1] ? -1 : k[1] > r->key[1];
+	return digest_cmp(key, ((const struct res_memo_rec *)elem)->key);
 }
 
 static int cmp_rec(const void *a, const void *b)

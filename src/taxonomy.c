@@ -287,6 +287,19 @@ static const struct cfg_override *override_for(const struct classify_ctx *x,
 	return NULL;
 }
 
+/* site.yml's title and description for r, over the ones its entries give. */
+static void override_names(struct resource *r, const struct cfg_override *o)
+{
+	if (o && o->title) {
+		free(r->title);
+		r->title = xstrdup(o->title);
+	}
+	if (o && o->description) {
+		free(r->desc);
+		r->desc = xstrdup(o->description);
+	}
+}
+
 /* The kind and topics the last build gave r, when made of the same
  * (res_memo.h); its overrides' title and description still apply. */
 static bool classify_from_memo(const struct classify_ctx *x, size_t ri)
@@ -297,14 +310,7 @@ static bool classify_from_memo(const struct classify_ctx *x, size_t ri)
 		return false;
 	struct resource *r = &s->res[ri];
 	const struct cfg_override *o = override_for(x, r);
-	if (o && o->title) {
-		free(r->title);
-		r->title = xstrdup(o->title);
-	}
-	if (o && o->description) {
-		free(r->desc);
-		r->desc = xstrdup(o->description);
-	}
+	override_names(r, o);
 	r->kind = m->kind;
 	r->topics = xcalloc(s->cfg.ntopics + 1, sizeof *r->topics);
 	for (uint32_t i = 0; i < m->ntopics; i++)
@@ -327,14 +333,7 @@ static void classify_one(const struct classify_ctx *x, size_t ri)
 	for (size_t k = 0; r->kind < 0 && k < cfg->nkinds; k++)
 		if (match_url_rules(&cfg->kinds[k].match, x->kind_urls[k], r, key))
 			r->kind = (int)k;
-	if (o && o->title) {
-		free(r->title);
-		r->title = xstrdup(o->title);
-	}
-	if (o && o->description) {
-		free(r->desc);
-		r->desc = xstrdup(o->description);
-	}
+	override_names(r, o);
 	r->topics = xcalloc(cfg->ntopics + 1, sizeof *r->topics);
 	if (o && o->ntopics) {
 		for (size_t i = 0; i < o->ntopics; i++) {
