@@ -151,7 +151,7 @@ static void describe_resource(void *ctx, size_t ri)
 	memo_key(s, r, now->key);
 	const struct res_memo_rec *was = memo_of(s, r, now->key);
 	s->memo_hit[ri] = was;
-	if (was && !s->memo_check) {
+	if (was && !s->check_inputs) {
 		now->title_ref = was->title_ref;
 		now->desc_ref = was->desc_ref;
 	} else {

@@ -104,7 +104,7 @@ struct site {
 	const struct res_memo *memo;
 	struct res_memo_rec *memo_now;
 	const struct res_memo_rec **memo_hit; /* per resource: its record in memo, or NULL */
-	bool memo_check;     /* SSG_CHECK_INPUTS: make every one anyway, count those that differ */
+	bool check_inputs;   /* SSG_CHECK_INPUTS=1: what would be kept is made anyway and compared */
 	size_t memo_differ;  /* (atomic) */
 	struct val *nav_cache[8]; /* views' shared navigation by page depth (view.c) */
 	struct val *nav_html[8];  /* the same rendered once (site.c), or NULL */

@@ -70,7 +70,7 @@ static void save_memo(struct site *s, const char env[33])
 		made += !s->memo_hit[i];
 		ntopics += s->res[i].ntopics;
 	}
-	s->memo_kept = s->memo_check ? 0 : s->nres - made;
+	s->memo_kept = s->check_inputs ? 0 : s->nres - made;
 	if (!made && s->memo && s->memo->n == s->nres)
 		return;
 	int32_t *topics = xcalloc(ntopics + 1, sizeof *topics);
@@ -162,7 +162,7 @@ int site_load(struct site *s, const struct build_opts *o, struct diags *d)
 	struct res_memo memo = {0};
 	char env[33];
 	const char *check = getenv("SSG_CHECK_INPUTS");
-	s->memo_check = check && *check == '1';
+	s->check_inputs = check && *check == '1';
 	if (!o->keep_trees) {
 		doc_cache_env(s->source_dir, env);
 		if (!o->force)
@@ -387,7 +387,8 @@ static void render_one(void *ctx, size_t i)
 	case PAGE_RESOURCE:
 		dir = view_resource_dir(s, t->index);
 		path = xasprintf("%sindex.html", dir);
-		page_inputs_resource(&j->inputs, s, t->index, t->inputs);
+		/* its inputs are its resources.json record's key */
+		memcpy(t->inputs, j->json.keys[t->index], sizeof t->inputs);
 		if (!keep_by_inputs(j, t, path))
 			emit(j, t, "resource", view_resource(s, t->index), path, NULL);
 		break;
@@ -673,8 +674,7 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 			nav[1] = nav[1] * 31 + j.memo[i].digest[1];
 		}
 		page_inputs_prepare(&j.inputs, &s, unnamed, nav, jobs_of(o));
-		const char *check = getenv("SSG_CHECK_INPUTS");
-		j.check_inputs = check && *check == '1';
+		j.check_inputs = s.check_inputs;
 		/* resources.json: a resource's record is kept when its key is */
 		struct json_records json_before = {0};
 		if (!o->force)

@@ -322,7 +322,7 @@ static void classify_one(const struct classify_ctx *x, size_t ri)
 {
 	struct site *s = x->s;
 	struct resource *r = &s->res[ri];
-	if (!s->memo_check && classify_from_memo(x, ri))
+	if (!s->check_inputs && classify_from_memo(x, ri))
 		return;
 	const struct config *cfg = &s->cfg;
 	const struct cfg_override *o = override_for(x, r);
@@ -358,7 +358,7 @@ static void classify_one(const struct classify_ctx *x, size_t ri)
 		r->topics[r->ntopics++] = (int)cfg->ntopics; /* unsorted */
 	free(key);
 	const struct res_memo_rec *m = s->memo_hit[ri];
-	if (m && s->memo_check) {
+	if (m && s->check_inputs) {
 		bool same = m->kind == r->kind && m->ntopics == r->ntopics;
 		for (size_t i = 0; same && i < r->ntopics; i++)
 			same = s->memo->topics[m->topics_at + i] == r->topics[i];
