@@ -492,10 +492,12 @@ int page_digests_forget_some(const char *outdir, const char *const *paths, size_
 	return rc;
 }
 
-/* ---- resources.json's records ------------------------------------------------ */
+/* ---- the data files' records ------------------------------------------------ */
 
-#define JSON_MAGIC "ssg-json 1\n"
-#define JSON_HEAD 4 /* words after the magic: the file's digest (2), its size, n */
+#define JSON_MAGIC "ssg-json 2\n"
+#define JSON_HEAD 4 /* words before each file's records: its digest (2), its size, n */
+
+static const char *const kept_files[NDATA_KEPT] = {"resources.json", "search-index.json"};
 
 static void bytes_digest(const void *p, size_t n, unsigned long long out[2])
 {
@@ -510,60 +512,84 @@ static int cmp_record(const void *a, const void *b)
 	return digest_cmp(((const struct json_record *)a)->key, ((const struct json_record *)b)->key);
 }
 
-void json_records_load(struct json_records *r, const char *outdir)
+/* One file's records at *at in the state (moved past them), when they are
+ * of the file in place. */
+static void load_section(struct json_records *r, const char *outdir, const char *name,
+			 const struct buf *b, size_t *at)
 {
-	memset(r, 0, sizeof *r);
-	struct buf b = BUF_INIT;
-	char *file = path_join(outdir, BUILD_JSON_FILE);
-	char *json = path_join(outdir, "resources.json");
-	int fd = open(json, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-	struct stat st;
 	unsigned long long head[JSON_HEAD], sum[2];
-	size_t ml = strlen(JSON_MAGIC);
+	if (b->n - *at < sizeof head)
+		goto bad;
+	memcpy(head, b->p + *at, sizeof head);
+	*at += sizeof head;
+	if (head[3] > (b->n - *at) / sizeof *r->v)
+		goto bad;
+	const char *records = b->p + *at;
+	*at += head[3] * sizeof *r->v;
+	char *path = path_join(outdir, name);
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	free(path);
+	struct stat st;
 	if (fd < 0 || fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size <= 0 ||
-	    buf_read_file(&b, file) || b.n < ml + sizeof head || memcmp(b.p, JSON_MAGIC, ml))
-		goto out;
-	memcpy(head, b.p + ml, sizeof head);
-	if (head[2] != (unsigned long long)st.st_size ||
-	    head[3] > (b.n - ml - sizeof head) / sizeof *r->v ||
-	    b.n != ml + sizeof head + head[3] * sizeof *r->v)
-		goto out;
+	    head[2] != (unsigned long long)st.st_size) {
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
 	void *map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
 	if (map == MAP_FAILED)
-		goto out;
+		return;
 	r->bytes = map;
 	r->nbytes = (size_t)st.st_size;
 	/* the bytes the records point into, not a file changed since */
 	bytes_digest(r->bytes, r->nbytes, sum);
 	if (sum[0] != head[0] || sum[1] != head[1]) {
 		json_records_free(r);
-		goto out;
+		return;
 	}
 	r->n = head[3];
 	r->v = xmalloc((r->n + 1) * sizeof *r->v);
-	memcpy(r->v, b.p + ml + sizeof head, r->n * sizeof *r->v);
+	memcpy(r->v, records, r->n * sizeof *r->v);
 	for (size_t i = 1; i < r->n; i++)
 		if (cmp_record(&r->v[i - 1], &r->v[i]) >= 0) {
 			json_records_free(r); /* not sorted: not ours */
 			break;
 		}
-out:
-	if (fd >= 0)
-		close(fd);
+	return;
+bad:
+	*at = b->n;
+}
+
+void json_records_load(struct json_records r[NDATA_KEPT], const char *outdir)
+{
+	memset(r, 0, NDATA_KEPT * sizeof *r);
+	struct buf b = BUF_INIT;
+	char *file = path_join(outdir, BUILD_JSON_FILE);
+	size_t ml = strlen(JSON_MAGIC);
+	if (buf_read_file(&b, file) == 0 && b.n >= ml && !memcmp(b.p, JSON_MAGIC, ml)) {
+		size_t at = ml;
+		for (size_t i = 0; i < NDATA_KEPT; i++)
+			load_section(&r[i], outdir, kept_files[i], &b, &at);
+	}
 	free(file);
-	free(json);
 	buf_free(&b);
 }
 
-void json_records_save(const struct json_reuse *made, size_t n, size_t size, const char *outdir)
+void json_records_save(const struct json_reuse made[NDATA_KEPT], const size_t n[NDATA_KEPT],
+		       const size_t size[NDATA_KEPT], const char *outdir)
 {
-	struct json_record *v = made->now;
-	qsort(v, n, sizeof *v, cmp_record);
 	struct buf b = BUF_INIT;
-	unsigned long long head[JSON_HEAD] = {made->sum[0], made->sum[1], size, n};
 	buf_puts(&b, JSON_MAGIC);
-	buf_put(&b, head, sizeof head);
-	buf_put(&b, v, n * sizeof *v);
+	for (size_t i = 0; i < NDATA_KEPT; i++) {
+		struct json_record *v = made[i].now;
+		size_t count = size[i] && v ? n[i] : 0;
+		if (count)
+			qsort(v, count, sizeof *v, cmp_record);
+		unsigned long long head[JSON_HEAD] = {made[i].sum[0], made[i].sum[1], size[i], count};
+		buf_put(&b, head, sizeof head);
+		buf_put(&b, v, count * sizeof *v);
+	}
 	save_file(outdir, BUILD_JSON_FILE, &b);
 	buf_free(&b);
 }

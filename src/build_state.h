@@ -75,22 +75,26 @@ void page_digests_free(struct page_digests *p);
  * them). -1 when the file cannot be appended to. */
 int page_digests_forget_some(const char *outdir, const char *const *paths, size_t n);
 
-/* resources.json's records in the site in place (<output>/.ssg-json): each
- * resource's key with where its record lies, under the digest of the file's
- * bytes (checked on loading: a file changed since is not used). */
+/* The data files whose records are kept: resources.json (a record per
+ * resource) and search-index.json (per document, then per resource). Their
+ * records in the site in place (<output>/.ssg-json): each record's key with
+ * where it lies, under the digest of the file's bytes (checked on loading: a
+ * file changed since is not used). */
 #define BUILD_JSON_FILE ".ssg-json"
+enum { DATA_RESOURCES, DATA_SEARCH, NDATA_KEPT };
 struct json_records {
 	struct json_record *v; /* sorted by key */
 	size_t n;
-	char *bytes;           /* outdir/resources.json, mapped */
+	char *bytes;           /* the file in place, mapped */
 	size_t nbytes;
 };
-/* Empty (0) when the file or the records are missing, damaged or not of
- * the resources.json in place. */
-void json_records_load(struct json_records *r, const char *outdir);
-/* made: render_resources_json's account of the file it made, size bytes
- * long, of n resources (made->now gets sorted). */
-void json_records_save(const struct json_reuse *made, size_t n, size_t size, const char *outdir);
+/* Each empty (0) when the file or its records are missing, damaged or not of
+ * the file in place. */
+void json_records_load(struct json_records r[NDATA_KEPT], const char *outdir);
+/* made: each file's account of itself as rendered (size[i] bytes long, of
+ * n[i] records; made[i].now gets sorted). A file of size 0 was not made. */
+void json_records_save(const struct json_reuse made[NDATA_KEPT], const size_t n[NDATA_KEPT],
+		       const size_t size[NDATA_KEPT], const char *outdir);
 void json_records_free(struct json_records *r);
 
 /* Each document's page in the site in place (<output>/.ssg-docs), under the

@@ -202,6 +202,18 @@ void page_inputs_resource(const struct page_inputs *pi, const struct site *s, si
 	digest_end(&d, out);
 }
 
+void page_inputs_search_doc(const struct page_inputs *pi, const struct site *s, size_t di,
+			    unsigned long long out[2])
+{
+	const struct doc *doc = &s->docs[di];
+	struct digest d;
+	start(&d, pi, 'S');
+	put_word(&d, doc->hash);
+	put_str(&d, doc->relpath);
+	put_str(&d, doc->url);
+	digest_end(&d, out);
+}
+
 void page_inputs_topic(const struct page_inputs *pi, const struct site *s, size_t ti, size_t page,
 		       unsigned long long out[2])
 {

@@ -50,6 +50,10 @@ void page_inputs_doc(const struct page_inputs *pi, const struct site *s, size_t 
 		     unsigned long long out[2]);
 void page_inputs_resource(const struct page_inputs *pi, const struct site *s, size_t r,
 			  unsigned long long out[2]);
+/* A document's records in the search index (its entry and its sections'):
+ * its bytes, its name and its place, as a search entry shows no other. */
+void page_inputs_search_doc(const struct page_inputs *pi, const struct site *s, size_t d,
+			    unsigned long long out[2]);
 /* A page of the A-Z index of several (chunk < site.nchunks). */
 void page_inputs_index(const struct page_inputs *pi, const struct site *s, size_t chunk,
 		       unsigned long long out[2]);

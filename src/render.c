@@ -190,9 +190,10 @@ static int cmp_record_key(const void *key, const void *elem)
 	return digest_cmp(key, ((const struct json_record *)elem)->key);
 }
 
-/* The record of the file in place with this key, if it looks like one. */
+/* The record of the file in place with this key, if it looks like one
+ * (from open to close: '{' '}' in resources.json, '[' ']' in the index). */
 static const char *record_before(const struct json_reuse *ru, const unsigned long long key[2],
-				 size_t *len)
+				 size_t *len, char open, char close)
 {
 	if (!ru->nbefore)
 		return NULL;
@@ -201,13 +202,50 @@ static const char *record_before(const struct json_reuse *ru, const unsigned lon
 	if (!r || r->len < 2 || r->at > ru->nbytes || r->len > ru->nbytes - r->at)
 		return NULL;
 	const char *p = ru->bytes + r->at;
-	if (p[0] != '{' || p[r->len - 1] != '}')
+	if (p[0] != open || p[r->len - 1] != close)
 		return NULL;
 	*len = r->len;
 	return p;
 }
 
-static void resource_record(const struct site *s, const struct resource *r, struct buf *out);
+typedef void (*record_fn)(const struct site *s, size_t i, struct buf *out);
+
+/* Record k of a file (item i of the site): the file in place's bytes when its
+ * key is the same, else rendered (both, compared, when checking); where it
+ * went is noted in ru->now[k]. reused and differ count. */
+static void put_record_kept(struct buf *out, struct json_reuse *ru, size_t k, const struct site *s,
+			    size_t i, record_fn render, const char oc[2], size_t *reused,
+			    size_t *differ)
+{
+	size_t at = out->n, len = 0;
+	const char *kept = ru ? record_before(ru, ru->keys[k], &len, oc[0], oc[1]) : NULL;
+	if (kept && !ru->check) {
+		buf_put(out, kept, len);
+		++*reused;
+	} else {
+		render(s, i, out);
+		if (kept) {
+			++*reused;
+			*differ += out->n - at != len || memcmp(out->p + at, kept, len);
+		}
+	}
+	if (ru) {
+		memcpy(ru->now[k].key, ru->keys[k], sizeof ru->now[k].key);
+		ru->now[k].at = at;
+		ru->now[k].len = out->n - at;
+	}
+}
+
+/* The digest of the whole file made, for its records to be trusted next time. */
+static void sum_made(struct json_reuse *ru, const struct buf *out)
+{
+	struct digest d;
+	digest_start(&d);
+	digest_feed(&d, out->p, out->n);
+	digest_end(&d, ru->sum);
+}
+
+static void resource_record(const struct site *s, size_t ri, struct buf *out);
 
 static void resources_chunk(void *ctx, size_t ci)
 {
@@ -217,30 +255,16 @@ static void resources_chunk(void *ctx, size_t ci)
 	struct buf *out = &jc->bufs[ci];
 	size_t end = (ci + 1) * JSON_CHUNK < s->nres ? (ci + 1) * JSON_CHUNK : s->nres;
 	for (size_t i = ci * JSON_CHUNK; i < end; i++) {
-		size_t at = out->n, len = 0;
-		const char *kept = ru ? record_before(ru, ru->keys[i], &len) : NULL;
-		if (kept && !ru->check) {
-			buf_put(out, kept, len);
-			jc->reused[ci]++;
-		} else {
-			resource_record(s, &s->res[i], out);
-			if (kept) {
-				jc->reused[ci]++;
-				jc->differ[ci] += out->n - at != len || memcmp(out->p + at, kept, len);
-			}
-		}
-		if (ru) {
-			memcpy(ru->now[i].key, ru->keys[i], sizeof ru->now[i].key);
-			ru->now[i].at = at; /* within the chunk until joined */
-			ru->now[i].len = out->n - at;
-		}
+		put_record_kept(out, ru, i, s, i, resource_record, "{}", &jc->reused[ci],
+				&jc->differ[ci]);
 		buf_puts(out, i + 1 < s->nres ? ",\n" : "\n");
 	}
 }
 
 /* One resource's record, from '{' to '}'. */
-static void resource_record(const struct site *s, const struct resource *r, struct buf *out)
+static void resource_record(const struct site *s, size_t ri, struct buf *out)
 {
+	const struct resource *r = &s->res[ri];
 	buf_putc(out, '{');
 	json_str(out, "url", r->canonical);
 	buf_putc(out, ',');
@@ -330,12 +354,8 @@ void render_resources_json(const struct site *s, struct buf *out, struct json_re
 	free(jc.reused);
 	free(jc.differ);
 	buf_puts(out, "]}\n");
-	if (reuse) {
-		struct digest d;
-		digest_start(&d);
-		digest_feed(&d, out->p, out->n);
-		digest_end(&d, reuse->sum);
-	}
+	if (reuse)
+		sum_made(reuse, out);
 }
 
 /* One search entry: ["kind","title","url","extra"], written straight out. */
@@ -367,21 +387,44 @@ void render_search_index_js(const struct buf *json, struct buf *out)
 	buf_puts(out, ";\n");
 }
 
-void render_search_index(const struct site *s, struct buf *out)
+/* A document's entry and its sections' (record i of the index). */
+static void search_doc(const struct site *s, size_t i, struct buf *out)
+{
+	const struct doc *d = &s->docs[i];
+	bool first = true;
+	search_entry(out, &first, "d", d->title, d->url, NULL, d->description ? d->description : "");
+	for (size_t h = 0; h < d->nheadings; h++) {
+		char *anchor = xconcat("#", d->headings[h].id, NULL);
+		search_entry(out, &first, "s", d->headings[h].text, d->url, anchor, d->title);
+		free(anchor);
+	}
+}
+
+/* A resource's entry (record ndocs + i). */
+static void search_resource(const struct site *s, size_t i, struct buf *out)
+{
+	const struct resource *r = &s->res[i];
+	char *url = html_resource_url(r);
+	/* extra: what else a reader may type to find it */
+	char *extra = xconcat(r->host, " ", r->kind >= 0 ? s->cfg.kinds[r->kind].title : "", " ",
+			      r->desc ? r->desc : "", NULL);
+	bool first = true;
+	search_entry(out, &first, "r", r->title, url, NULL, extra);
+	free(extra);
+	free(url);
+}
+
+void render_search_index(const struct site *s, struct buf *out, struct json_reuse *reuse)
 {
 	/* compact: [kind, title, url relative to root, extra text] */
-	bool first = true;
+	size_t reused = 0, differ = 0;
 	buf_putc(out, '[');
 	for (size_t i = 0; i < s->ndocs; i++) {
-		const struct doc *d = &s->docs[i];
-		search_entry(out, &first, "d", d->title, d->url, NULL,
-			     d->description ? d->description : "");
-		for (size_t h = 0; h < d->nheadings; h++) {
-			char *anchor = xconcat("#", d->headings[h].id, NULL);
-			search_entry(out, &first, "s", d->headings[h].text, d->url, anchor, d->title);
-			free(anchor);
-		}
+		if (i)
+			buf_puts(out, ",\n");
+		put_record_kept(out, reuse, i, s, i, search_doc, "[]", &reused, &differ);
 	}
+	bool first = !s->ndocs;
 	for (size_t i = 0; i < s->ntopics; i++) {
 		if (!s->topics[i].nresources)
 			continue;
@@ -389,22 +432,19 @@ void render_search_index(const struct site *s, struct buf *out)
 		search_entry(out, &first, "t", s->topics[i].title, url, NULL, s->topics[i].description);
 		free(url);
 	}
-	struct buf extra = BUF_INIT;
 	for (size_t i = 0; i < s->nres; i++) {
-		const struct resource *r = &s->res[i];
-		char *url = html_resource_url(r);
-		/* extra: what else a reader may type to find it */
-		buf_reset(&extra);
-		buf_puts(&extra, r->host);
-		buf_putc(&extra, ' ');
-		buf_puts(&extra, r->kind >= 0 ? s->cfg.kinds[r->kind].title : "");
-		buf_putc(&extra, ' ');
-		buf_puts(&extra, r->desc ? r->desc : "");
-		search_entry(out, &first, "r", r->title, url, NULL, buf_cstr(&extra));
-		free(url);
+		if (!first)
+			buf_puts(out, ",\n");
+		first = false;
+		put_record_kept(out, reuse, s->ndocs + i, s, i, search_resource, "[]", &reused,
+				&differ);
 	}
-	buf_free(&extra);
 	buf_puts(out, "]\n");
+	if (reuse) {
+		reuse->reused += reused;
+		reuse->differ += differ;
+		sum_made(reuse, out);
+	}
 }
 
 static char *abs_base(const struct site *s)

@@ -237,8 +237,10 @@ struct render_job {
 	size_t nmemo;
 	struct page_inputs inputs;
 	bool check_inputs;                 /* SSG_CHECK_INPUTS: build kept pages' views too */
-	struct json_reuse json;            /* resources.json's records kept from the site in place */
-	size_t json_size;                  /* resources.json's, once written */
+	/* resources.json's and the search index's records kept from the site in
+	 * place (build_state.h), and their sizes once written */
+	struct json_reuse data[NDATA_KEPT];
+	size_t data_size[NDATA_KEPT];
 };
 
 /* A page made from the same inputs as the one in place is kept without
@@ -298,13 +300,16 @@ static void emit(struct render_job *j, struct page_task *t, const char *tpl, str
 }
 
 /* The machine-readable files, one task each (resources.json is the longest
- * single task of a build: it goes first so the pool overlaps it). */
+ * single task of a build: it goes first so the pool overlaps it). The first
+ * two keep their records (build_state.h). */
 static const struct {
 	const char *path;
 	void (*render)(const struct site *s, struct buf *out);
 } data_files[] = {
-	{"resources.json", NULL /* write_data_file */}, {"search-index.json", render_search_index},
-	{"sitemap.xml", render_sitemap},           {"robots.txt", render_robots},
+	{"resources.json", NULL /* write_data_file */},
+	{"search-index.json", NULL},
+	{"sitemap.xml", render_sitemap},
+	{"robots.txt", render_robots},
 	{"feed.xml", render_feed},
 };
 #define NDATA (sizeof data_files / sizeof *data_files)
@@ -315,11 +320,14 @@ static void write_data_file(struct render_job *j, struct site *s, struct output 
 	if (data_files[i].render)
 		data_files[i].render(s, &b);
 	else {
-		render_resources_json(s, &b, &j->json);
-		j->json_size = b.n;
+		if (i == DATA_RESOURCES)
+			render_resources_json(s, &b, &j->data[i]);
+		else
+			render_search_index(s, &b, &j->data[i]);
+		j->data_size[i] = b.n;
 	}
 	output_write(out, data_files[i].path, buf_cstr(&b), b.n);
-	if (data_files[i].render == render_search_index) {
+	if (i == DATA_SEARCH) {
 		/* the same index as a script: rendered once, written twice */
 		struct buf js = BUF_INIT;
 		render_search_index_js(&b, &js);
@@ -388,7 +396,7 @@ static void render_one(void *ctx, size_t i)
 		dir = view_resource_dir(s, t->index);
 		path = xasprintf("%sindex.html", dir);
 		/* its inputs are its resources.json record's key */
-		memcpy(t->inputs, j->json.keys[t->index], sizeof t->inputs);
+		memcpy(t->inputs, j->data[DATA_RESOURCES].keys[t->index], sizeof t->inputs);
 		if (!keep_by_inputs(j, t, path))
 			emit(j, t, "resource", view_resource(s, t->index), path, NULL);
 		break;
@@ -592,6 +600,52 @@ static int check_output_dir(const char *src, const char *outdir, struct diags *d
 	return rc;
 }
 
+/* Each kept data file's keys (resources.json's: each resource's page inputs,
+ * which its page shares; the index's: each document's, then the same per
+ * resource) and the records of the site in place (none when outdir is NULL). */
+static void data_reuse_begin(struct render_job *j, const char *outdir,
+			     struct json_records before[NDATA_KEPT])
+{
+	const struct site *s = j->s;
+	memset(before, 0, NDATA_KEPT * sizeof *before);
+	if (outdir)
+		json_records_load(before, outdir);
+	size_t n[NDATA_KEPT] = {s->nres, s->ndocs + s->nres};
+	unsigned long long(*keys[NDATA_KEPT])[2];
+	for (size_t i = 0; i < NDATA_KEPT; i++)
+		keys[i] = xcalloc(n[i] + 1, sizeof *keys[i]);
+	for (size_t i = 0; i < s->nres; i++) {
+		page_inputs_resource(&j->inputs, s, i, keys[DATA_RESOURCES][i]);
+		memcpy(keys[DATA_SEARCH][s->ndocs + i], keys[DATA_RESOURCES][i], sizeof *keys[0]);
+	}
+	for (size_t i = 0; i < s->ndocs; i++)
+		page_inputs_search_doc(&j->inputs, s, i, keys[DATA_SEARCH][i]);
+	for (size_t i = 0; i < NDATA_KEPT; i++)
+		j->data[i] = (struct json_reuse){.before = before[i].v,
+						 .nbefore = before[i].n,
+						 .bytes = before[i].bytes,
+						 .nbytes = before[i].nbytes,
+						 .keys = (const unsigned long long(*)[2])keys[i],
+						 .now = xcalloc(n[i] + 1, sizeof *j->data[i].now),
+						 .check = j->check_inputs};
+}
+
+static void data_reuse_end(struct render_job *j, struct json_records before[NDATA_KEPT],
+			   struct diags *d)
+{
+	static const char *names[NDATA_KEPT] = {"resources.json", "search-index.json"};
+	for (size_t i = 0; i < NDATA_KEPT; i++) {
+		json_records_free(&before[i]);
+		free((void *)j->data[i].keys);
+		j->data[i].keys = NULL;
+		if (j->data[i].differ)
+			diag_add(d, SEV_ERROR, names[i], 0, 0,
+				 "internal error: %zu records kept from the file in place differ "
+				 "from their rendering",
+				 j->data[i].differ);
+	}
+}
+
 int site_build(const struct build_opts *o, struct diags *d, struct build_stats *st)
 {
 	double t0 = now_ms();
@@ -675,20 +729,9 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 		}
 		page_inputs_prepare(&j.inputs, &s, unnamed, nav, jobs_of(o));
 		j.check_inputs = s.check_inputs;
-		/* resources.json: a resource's record is kept when its key is */
-		struct json_records json_before = {0};
-		if (!o->force)
-			json_records_load(&json_before, outdir);
-		unsigned long long(*json_keys)[2] = xcalloc(s.nres + 1, sizeof *json_keys);
-		for (size_t i = 0; i < s.nres; i++)
-			page_inputs_resource(&j.inputs, &s, i, json_keys[i]);
-		j.json = (struct json_reuse){.before = json_before.v,
-					     .nbefore = json_before.n,
-					     .bytes = json_before.bytes,
-					     .nbytes = json_before.nbytes,
-					     .keys = (const unsigned long long(*)[2])json_keys,
-					     .now = xcalloc(s.nres + 1, sizeof *j.json.now),
-					     .check = j.check_inputs};
+		/* resources.json's and the index's records: kept when their key is */
+		struct json_records data_before[NDATA_KEPT];
+		data_reuse_begin(&j, o->force ? NULL : outdir, data_before);
 		/* the pages of the site in place, when the same templates made them */
 		char env[33];
 		build_render_env(o, jobs_of(o), env);
@@ -702,13 +745,7 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 		double t1 = now_ms();
 		pool_run(jobs_of(o), k, render_one, &j);
 		st->render_ms = now_ms() - t1;
-		json_records_free(&json_before);
-		free(json_keys);
-		if (j.json.differ)
-			diag_add(d, SEV_ERROR, "resources.json", 0, 0,
-				 "internal error: %zu records kept from the file in place differ from "
-				 "their rendering",
-				 j.json.differ);
+		data_reuse_end(&j, data_before, d);
 		t1 = now_ms();
 		view_release(&s);
 		page_inputs_free(&j.inputs);
@@ -718,7 +755,8 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 		st->pages = j.pages;
 		st->views_skipped = j.views_skipped;
 		st->classes_kept = s.memo_kept;
-		st->records_kept = j.json.check ? 0 : j.json.reused;
+		for (size_t i = 0; i < NDATA_KEPT; i++)
+			st->records_kept[i] = j.check_inputs ? 0 : j.data[i].reused;
 		mustache_set_free(j.tpl);
 		page_digests_free(&before);
 		struct doc_pages docs_now = {0};
@@ -743,14 +781,15 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 			rc = output_commit(&out);
 			if (rc == 0) {
 				page_digests_save(&now, outdir, env);
-				if (j.json_size)
-					json_records_save(&j.json, s.nres, j.json_size, outdir);
+				size_t n[NDATA_KEPT] = {s.nres, s.ndocs + s.nres};
+				json_records_save(j.data, n, j.data_size, outdir);
 				doc_pages_save(&docs_now, outdir, frame);
 			}
 		}
 		page_digests_free(&now);
 		doc_pages_free(&docs_now);
-		free(j.json.now);
+		for (size_t i = 0; i < NDATA_KEPT; i++)
+			free(j.data[i].now);
 		st->write_ms = now_ms() - t1;
 		st->bytes = out.bytes;
 		st->files = out.files;

@@ -1,6 +1,6 @@
 #!/bin/sh
-# Pages kept by their inputs (src/page_inputs.h), resources.json's records
-# kept from the file in place and resources' names and classes kept from the
+# Pages kept by their inputs (src/page_inputs.h), the records of
+# resources.json and of the search index kept from the files in place and resources' names and classes kept from the
 # last build (src/res_memo.h) are what a clean build makes. After each kind
 # of edit: an incremental build under SSG_CHECK_INPUTS=1 (which makes every
 # kept page's view, record, names and classes anyway and fails when one
@@ -27,10 +27,12 @@ step() {
 	rm -rf "$d/out"
 	mv "$d/plain" "$d/out"
 	"$SSG" build -s "$d" -o "$d/out" --timings 2>"$d/err" >/dev/null
-	kept=$(sed -n 's/.*(\([0-9]*\) pages and [0-9]* resources.json records kept.*/\1/p' "$d/err")
-	records=$(sed -n 's/.* pages and \([0-9]*\) resources.json records kept.*/\1/p' "$d/err")
+	kept=$(sed -n 's/.*(\([0-9]*\) pages, [0-9]* resources.json records and .*/\1/p' "$d/err")
+	records=$(sed -n 's/.* pages, \([0-9]*\) resources.json records and .*/\1/p' "$d/err")
+	indexed=$(sed -n 's/.* resources.json records and \([0-9]*\) search index records kept.*/\1/p' "$d/err")
 	classes=$(sed -n "s/.*model [0-9]* ms (\([0-9]*\) resources' names and classes kept).*/\1/p" "$d/err")
 	[ "$2" = 0 ] || [ "${records:-0}" -gt 0 ] || { echo "step $n ($1): no record of resources.json kept"; exit 1; }
+	[ "$2" = 0 ] || [ "${indexed:-0}" -gt 0 ] || { echo "step $n ($1): no record of the search index kept"; exit 1; }
 	[ "$2" = 0 ] || [ "${classes:-0}" -gt 0 ] || { echo "step $n ($1): no resource's names and classes kept"; exit 1; }
 	[ "${kept:-0}" -ge "$2" ] || { echo "step $n ($1): $kept pages kept by their inputs, expected $2 or more"; exit 1; }
 	diff -r -q -x '.ssg-*' "$d/out" "$d/clean" >"$d/diff" ||
