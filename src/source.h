@@ -17,7 +17,6 @@ enum doc_format { FMT_MARKDOWN, FMT_RST };
 struct source_file {
 	char *relpath;   /* relative to content/, '/'-separated */
 	bool is_doc;     /* a document (.md .markdown .rst .txt); else a static file */
-	long long size;
 };
 
 struct source_list {
