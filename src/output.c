@@ -114,6 +114,7 @@ int output_folder_of_pages(struct output *o, const char *relpath)
 int output_begin(struct output *o, const char *dir, struct diags *d)
 {
 	memset(o, 0, sizeof *o);
+	o->final_fd = o->staging_fd = -1;
 	o->jobs = 1;
 	pthread_mutex_init(&o->lock, NULL);
 	o->d = d;
@@ -149,38 +150,54 @@ int output_begin(struct output *o, const char *dir, struct diags *d)
 		fail(o, o->staging, "cannot create the staging folder");
 		return -1;
 	}
+	/* files are reached from the two folders, not from / each time */
+	o->staging_fd = open(o->staging, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (o->staging_fd < 0) {
+		fail(o, o->staging, "cannot open the staging folder");
+		return -1;
+	}
+	if (o->has_final &&
+	    (o->final_fd = open(o->final, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0)
+		o->has_final = false;
 	hint_unrelated_subfolders(o->staging);
 	return 0;
 }
 
-/* Make way for a new file at full: its folders exist, and in a reused tree
- * whatever was there (an old file, which may be the live site's inode, or a
- * folder) is gone, so the file is written afresh, never into a shared inode.
- * A file standing where a folder must be is removed too. */
-static int make_room(struct output *o, const char *full)
+/* Make way for a new file at rel (in the staging folder): its folders
+ * exist, and in a reused tree whatever was there (an old file, which may be
+ * the live site's inode, or a folder) is gone, so the file is written afresh,
+ * never into a shared inode. A file standing where a folder must be is
+ * removed too. */
+static int make_room(struct output *o, const char *rel)
 {
-	char *dir = path_dirname(full);
-	int rc = path_mkdirs(dir);
-	size_t sl = strlen(o->staging);
-	if (rc && o->reused && (errno == ENOTDIR || errno == EEXIST) && strlen(dir) > sl) {
+	char *dir = path_dirname(rel);
+	int rc = *dir ? path_mkdirs_at(o->staging_fd, dir) : 0;
+	if (rc && o->reused && (errno == ENOTDIR || errno == EEXIST)) {
 		/* some folder on the way is a file of the old site: remove it */
-		for (size_t k = sl + 1; dir[k - 1]; k++) {
+		for (size_t k = 1; dir[k - 1]; k++) {
 			if (dir[k] != '/' && dir[k] != '\0')
 				continue;
 			char saved = dir[k];
 			dir[k] = '\0';
 			struct stat st;
-			if (lstat(dir, &st) == 0 && !S_ISDIR(st.st_mode))
-				unlink(dir);
+			if (fstatat(o->staging_fd, dir, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+			    !S_ISDIR(st.st_mode))
+				unlinkat(o->staging_fd, dir, 0);
 			dir[k] = saved;
 		}
-		rc = path_mkdirs(dir);
+		rc = path_mkdirs_at(o->staging_fd, dir);
 	}
 	free(dir);
 	if (rc == 0 && o->reused) {
 		struct stat st;
-		if (lstat(full, &st) == 0)
-			rc = S_ISDIR(st.st_mode) ? output_remove_tree(full) : unlink(full);
+		if (fstatat(o->staging_fd, rel, &st, AT_SYMLINK_NOFOLLOW) == 0) {
+			if (S_ISDIR(st.st_mode)) {
+				char *full = path_join(o->staging, rel);
+				rc = output_remove_tree(full);
+				free(full);
+			} else
+				rc = unlinkat(o->staging_fd, rel, 0);
+		}
 	}
 	return rc;
 }
@@ -191,9 +208,8 @@ static int make_room(struct output *o, const char *full)
 static bool same_as_before(struct output *o, const char *relpath, const void *data, size_t n,
 			   struct stat *was)
 {
-	char *old = path_join(o->final, relpath);
 	bool same = false;
-	int fd = open(old, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	int fd = openat(o->final_fd, relpath, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	struct stat st;
 	if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (size_t)st.st_size == n) {
 		*was = st;
@@ -212,7 +228,6 @@ static bool same_as_before(struct output *o, const char *relpath, const void *da
 	}
 	if (fd >= 0)
 		close(fd);
-	free(old);
 	return same;
 }
 
@@ -221,18 +236,15 @@ static bool same_as_before(struct output *o, const char *relpath, const void *da
 static void link_one(void *ctx, size_t i)
 {
 	struct output *o = ctx;
-	char *old = path_join(o->final, o->same[i]);
-	char *full = path_join(o->staging, o->same[i]);
+	const char *rel = o->same[i];
 	int rc = 0;
 	struct stat b;
 	/* a reused tree mostly holds this very inode already (the previous
 	 * site's file as it was seen when found unchanged) */
 	const struct output_file_id *a = &o->same_id[i];
-	if (!(o->reused && lstat(full, &b) == 0 && a->ino == (unsigned long long)b.st_ino &&
-	      a->dev == (unsigned long long)b.st_dev))
-		rc = make_room(o, full) || link(old, full);
-	free(old);
-	free(full);
+	if (!(o->reused && fstatat(o->staging_fd, rel, &b, AT_SYMLINK_NOFOLLOW) == 0 &&
+	      a->ino == (unsigned long long)b.st_ino && a->dev == (unsigned long long)b.st_dev))
+		rc = make_room(o, rel) || linkat(o->final_fd, rel, o->staging_fd, rel, 0);
 	if (rc)
 		fail(o, o->same[i], "cannot link the unchanged file");
 }
@@ -289,11 +301,9 @@ int output_keep(struct output *o, const char *relpath)
 {
 	if (!path_is_safe_rel(relpath))
 		return -1;
-	char *old = path_join(o->final, relpath);
 	struct stat st;
-	int rc = lstat(old, &st) == 0 && S_ISREG(st.st_mode) ? 0 : -1;
-	free(old);
-	if (rc)
+	if (!o->has_final || fstatat(o->final_fd, relpath, &st, AT_SYMLINK_NOFOLLOW) ||
+	    !S_ISREG(st.st_mode))
 		return -1;
 	add_same(o, relpath, &st);
 	return 0;
@@ -313,16 +323,14 @@ int output_write(struct output *o, const char *relpath, const void *data, size_t
 		add_same(o, relpath, &was);
 		return 0;
 	}
-	char *full = path_join(o->staging, relpath);
-	if (make_room(o, full)) {
+	if (make_room(o, relpath)) {
 		fail(o, relpath, "cannot create folder");
-		free(full);
 		return -1;
 	}
-	int fd = open(full, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+	int fd = openat(o->staging_fd, relpath, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC,
+			0644);
 	if (fd < 0) {
 		fail(o, relpath, "cannot write");
-		free(full);
 		return -1;
 	}
 	const char *p = data;
@@ -334,14 +342,12 @@ int output_write(struct output *o, const char *relpath, const void *data, size_t
 		if (w <= 0) {
 			fail(o, relpath, "cannot write");
 			close(fd);
-			free(full);
 			return -1;
 		}
 		p += w;
 		left -= (size_t)w;
 	}
 	close(fd);
-	free(full);
 	pthread_mutex_lock(&o->lock);
 	o->files++;
 	o->bytes += n;
@@ -440,7 +446,7 @@ static void remove_tree_parallel(const char *dir, int jobs)
 
 /* Folders met one level down, swept later on the pool's threads. */
 struct sweep_level {
-	char **dirs;
+	char **dirs;      /* relative to the staging folder */
 	size_t *parent;   /* the folder above, by its index in the level above */
 	bool *stays;      /* per folder: it keeps something (not removed) */
 	size_t n, cap;
@@ -449,30 +455,37 @@ struct sweep_level {
 
 struct sweep {
 	const struct hash *want; /* the new site's paths */
-	size_t skip;             /* the staging folder's prefix of a full path */
+	int root;                /* the staging folder, open */
 	struct sweep_level *above, *below;
 };
 
-/* Remove from dir what the new site does not have: files neither written nor
- * kept, and folders left empty. Its folders are swept here, or, with below,
- * left to that level (self: dir's index in its own level). True when dir
- * keeps something other than such folders. */
-static bool sweep_dir(const struct sweep *w, const char *dir, struct sweep_level *below,
+/* Remove from rel ("" for the top) what the new site does not have: files
+ * neither written nor kept, and folders left empty. Its folders are swept
+ * here, or, with below, left to that level (self: rel's index in its own
+ * level). True when rel keeps something other than such folders. Entries are
+ * reached from their folder, open: no path is looked up from the top. */
+static bool sweep_dir(const struct sweep *w, const char *rel, struct sweep_level *below,
 		      size_t self)
 {
-	DIR *dh = opendir(dir);
-	if (!dh)
+	int fd = openat(w->root, *rel ? rel : ".", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	DIR *dh = fd >= 0 ? fdopendir(fd) : NULL;
+	if (!dh) {
+		if (fd >= 0)
+			close(fd);
 		return false;
+	}
+	int dfd = dirfd(dh);
 	bool keeps = false;
 	struct dirent *e;
 	while ((e = readdir(dh))) {
 		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
 			continue;
-		char *p = path_join(dir, e->d_name);
+		char *p = *rel ? path_join(rel, e->d_name) : xstrdup(e->d_name);
 		struct stat st;
 		bool is_dir = e->d_type == DT_DIR;
 		if (e->d_type == DT_UNKNOWN) /* a file system that does not say */
-			is_dir = lstat(p, &st) == 0 && S_ISDIR(st.st_mode);
+			is_dir = fstatat(dfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+				 S_ISDIR(st.st_mode);
 		if (is_dir && below) {
 			pthread_mutex_lock(&below->lock);
 			size_t cap = below->cap;
@@ -486,10 +499,10 @@ static bool sweep_dir(const struct sweep *w, const char *dir, struct sweep_level
 			continue;
 		}
 		if (is_dir) {
-			if (sweep_dir(w, p, NULL, 0) || rmdir(p))
+			if (sweep_dir(w, p, NULL, 0) || unlinkat(dfd, e->d_name, AT_REMOVEDIR))
 				keeps = true;
-		} else if (!hash_get(w->want, p + w->skip, NULL))
-			unlink(p);
+		} else if (!hash_get(w->want, p, NULL))
+			unlinkat(dfd, e->d_name, 0);
 		else
 			keeps = true;
 		free(p);
@@ -510,7 +523,7 @@ static void sweep_second(void *ctx, size_t i)
 {
 	const struct sweep *w = ctx;
 	const char *d = w->below->dirs[i];
-	w->below->stays[i] = sweep_dir(w, d, NULL, 0) || rmdir(d);
+	w->below->stays[i] = sweep_dir(w, d, NULL, 0) || unlinkat(w->root, d, AT_REMOVEDIR);
 }
 
 static void level_free(struct sweep_level *l)
@@ -536,8 +549,8 @@ static void sweep_reused(struct output *o)
 	struct sweep_level top = {0}, second = {0};
 	pthread_mutex_init(&top.lock, NULL);
 	pthread_mutex_init(&second.lock, NULL);
-	struct sweep w = {&want, strlen(o->staging) + 1, &top, &second};
-	sweep_dir(&w, o->staging, &top, 0);
+	struct sweep w = {&want, o->staging_fd, &top, &second};
+	sweep_dir(&w, "", &top, 0);
 	top.stays = xcalloc(top.n + 1, sizeof *top.stays);
 	pool_run(o->jobs, top.n, sweep_top, &w);
 	second.stays = xcalloc(second.n + 1, sizeof *second.stays);
@@ -547,7 +560,7 @@ static void sweep_reused(struct output *o)
 			top.stays[second.parent[i]] = true;
 	for (size_t i = 0; i < top.n; i++)
 		if (!top.stays[i])
-			rmdir(top.dirs[i]);
+			unlinkat(o->staging_fd, top.dirs[i], AT_REMOVEDIR);
 	level_free(&top);
 	level_free(&second);
 	hash_free(&want);
@@ -622,9 +635,14 @@ void output_free(struct output *o)
 	for (size_t i = 0; i < o->nwritten; i++)
 		free(o->written[i]);
 	free(o->written);
+	if (o->final_fd >= 0)
+		close(o->final_fd);
+	if (o->staging_fd >= 0)
+		close(o->staging_fd);
 	free(o->final);
 	free(o->staging);
 	free(o->spare);
 	pthread_mutex_destroy(&o->lock);
 	memset(o, 0, sizeof *o);
+	o->final_fd = o->staging_fd = -1;
 }

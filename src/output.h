@@ -42,6 +42,7 @@ struct output {
 	char *spare;       /* the site before the one in place, kept to build the next in */
 	bool reused;       /* staging is the spare: an older site, brought up to date */
 	bool has_final;    /* a site is in place: a file may be as it was there */
+	int final_fd, staging_fd; /* the two folders, open (O_PATH): paths are under them */
 	int failed;
 	int jobs;          /* threads for linking and removing (1 unless set) */
 	pthread_mutex_t lock;

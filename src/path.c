@@ -117,6 +117,24 @@ int path_mkdirs(const char *dir)
 	return r;
 }
 
+int path_mkdirs_at(int dfd, const char *rel)
+{
+	if (mkdirat(dfd, rel, 0755) == 0 || errno == EEXIST)
+		return 0;
+	if (errno != ENOENT)
+		return -1;
+	char *parent = xstrdup(rel);
+	char *slash = strrchr(parent, '/');
+	int r = -1;
+	if (slash && slash != parent) {
+		*slash = '\0';
+		if (path_mkdirs_at(dfd, parent) == 0)
+			r = mkdirat(dfd, rel, 0755) == 0 || errno == EEXIST ? 0 : -1;
+	}
+	free(parent);
+	return r;
+}
+
 char *path_root_prefix(const char *from_dir)
 {
 	struct buf b = BUF_INIT;
