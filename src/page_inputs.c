@@ -31,25 +31,28 @@ static void put_pair(struct digest *d, const unsigned long long p[2])
 	digest_word(d, p[1]);
 }
 
-/* A document as a link to it shows it: its title and its place. */
-static void put_doc_link(struct digest *d, const struct site *s, long di)
+/* A document as a link to it shows it: its title and its place (digested
+ * once per build, page_inputs_prepare). */
+static void put_doc_link(struct digest *d, const struct page_inputs *pi, long di)
 {
 	if (di < 0) {
 		digest_word(d, NONE);
 		return;
 	}
-	put_str(d, s->docs[di].title);
-	put_str(d, s->docs[di].url);
+	put_pair(d, pi->doc_link[di]);
 }
 
 /* A link to where a document cites a resource: the document, the section. */
-static void put_cite_link(struct digest *d, const struct site *s, const struct cite_ref *ref)
+static void put_cite_link(struct digest *d, const struct page_inputs *pi, const struct site *s,
+			  const struct cite_ref *ref)
 {
-	const struct doc *doc = &s->docs[ref->doc];
-	int h = doc->cites[ref->cite].heading;
-	put_doc_link(d, s, (long)ref->doc);
-	put_str(d, h >= 0 ? doc->headings[h].id : NULL);
-	put_str(d, h >= 0 ? doc->headings[h].text : NULL);
+	int h = s->docs[ref->doc].cites[ref->cite].heading;
+	if (h >= 0)
+		put_pair(d, pi->heads[pi->head_at[ref->doc] + (size_t)h]);
+	else {
+		put_pair(d, pi->doc_link[ref->doc]);
+		put_word(d, NONE);
+	}
 }
 
 /* What a badge on a citing document's page shows, and the topics its
@@ -101,11 +104,8 @@ static void digest_resource(void *ctx, size_t ri)
 	for (size_t i = 0; i < r->nspellings; i++)
 		put_str(&d, r->spellings[i]);
 	for (size_t i = 0; i < r->nrefs; i++) {
-		const struct doc *doc = &s->docs[r->refs[i].doc];
-		put_word(&d, doc->hash);
+		put_pair(&d, x->pi->doc_self[r->refs[i].doc]);
 		put_word(&d, r->refs[i].cite);
-		put_str(&d, doc->relpath);
-		put_str(&d, doc->url);
 	}
 	digest_end(&d, x->pi->res[ri].page);
 	/* its entry in a list: the record and the first citing documents */
@@ -116,12 +116,36 @@ static void digest_resource(void *ctx, size_t ri)
 		if (r->refs[i].doc != last) {
 			last = r->refs[i].doc;
 			named++;
-			put_cite_link(&d, s, &r->refs[i]);
+			put_cite_link(&d, x->pi, s, &r->refs[i]);
 		}
 	digest_end(&d, x->pi->res[ri].item);
 	digest_start(&d);
 	put_badge(&d, r);
 	digest_end(&d, x->pi->res[ri].badge);
+}
+
+/* A document's three digests: itself, as a link, each section as a link. */
+static void digest_doc(void *ctx, size_t di)
+{
+	struct prepare_ctx *x = ctx;
+	const struct doc *doc = &x->s->docs[di];
+	struct digest d;
+	digest_start(&d);
+	put_word(&d, doc->hash);
+	put_str(&d, doc->relpath);
+	put_str(&d, doc->url);
+	digest_end(&d, x->pi->doc_self[di]);
+	digest_start(&d);
+	put_str(&d, doc->title);
+	put_str(&d, doc->url);
+	digest_end(&d, x->pi->doc_link[di]);
+	for (size_t h = 0; h < doc->nheadings; h++) {
+		digest_start(&d);
+		put_pair(&d, x->pi->doc_link[di]);
+		put_str(&d, doc->headings[h].id);
+		put_str(&d, doc->headings[h].text);
+		digest_end(&d, x->pi->heads[x->pi->head_at[di] + h]);
+	}
 }
 
 void page_inputs_prepare(struct page_inputs *pi, const struct site *s, const char frame[33],
@@ -132,14 +156,28 @@ void page_inputs_prepare(struct page_inputs *pi, const struct site *s, const cha
 	put_str(&d, frame);
 	put_pair(&d, nav);
 	digest_end(&d, pi->frame);
-	pi->res = xcalloc(s->nres + 1, sizeof *pi->res);
+	pi->doc_self = xcalloc(s->ndocs + 1, sizeof *pi->doc_self);
+	pi->doc_link = xcalloc(s->ndocs + 1, sizeof *pi->doc_link);
+	pi->head_at = xcalloc(s->ndocs + 1, sizeof *pi->head_at);
+	size_t nheads = 0;
+	for (size_t i = 0; i < s->ndocs; i++) {
+		pi->head_at[i] = nheads;
+		nheads += s->docs[i].nheadings;
+	}
+	pi->heads = xcalloc(nheads + 1, sizeof *pi->heads);
 	struct prepare_ctx x = {pi, s};
+	pool_run(jobs, s->ndocs, digest_doc, &x);
+	pi->res = xcalloc(s->nres + 1, sizeof *pi->res);
 	pool_run(jobs, s->nres, digest_resource, &x);
 }
 
 void page_inputs_free(struct page_inputs *pi)
 {
 	free(pi->res);
+	free(pi->doc_self);
+	free(pi->doc_link);
+	free(pi->head_at);
+	free(pi->heads);
 	memset(pi, 0, sizeof *pi);
 }
 
@@ -175,20 +213,20 @@ void page_inputs_doc(const struct page_inputs *pi, const struct site *s, size_t 
 	for (size_t i = 0; i < doc->nilinks; i++) {
 		const struct ilink *l = &doc->ilinks[i];
 		put_word(&d, (unsigned long long)l->missing);
-		put_doc_link(&d, s, l->target);
+		put_doc_link(&d, pi, l->target);
 		put_str(&d, l->anchor);
 	}
 	size_t rel[5];
 	size_t nrel = xref_related(s, di, rel, 5);
 	put_word(&d, nrel);
 	for (size_t i = 0; i < nrel; i++)
-		put_doc_link(&d, s, (long)rel[i]);
+		put_doc_link(&d, pi, (long)rel[i]);
 	int primary = view_doc_topic(s, di);
 	long prev, next;
 	view_doc_neighbours(s, di, primary, &prev, &next);
 	put_word(&d, (unsigned long long)(long long)primary);
-	put_doc_link(&d, s, prev);
-	put_doc_link(&d, s, next);
+	put_doc_link(&d, pi, prev);
+	put_doc_link(&d, pi, next);
 	digest_end(&d, out);
 }
 
@@ -205,12 +243,10 @@ void page_inputs_resource(const struct page_inputs *pi, const struct site *s, si
 void page_inputs_search_doc(const struct page_inputs *pi, const struct site *s, size_t di,
 			    unsigned long long out[2])
 {
-	const struct doc *doc = &s->docs[di];
+	(void)s;
 	struct digest d;
 	start(&d, pi, 'S');
-	put_word(&d, doc->hash);
-	put_str(&d, doc->relpath);
-	put_str(&d, doc->url);
+	put_pair(&d, pi->doc_self[di]);
 	digest_end(&d, out);
 }
 
@@ -235,7 +271,7 @@ void page_inputs_topic(const struct page_inputs *pi, const struct site *s, size_
 		put_pair(&d, pi->res[t->listing[i]].item);
 	put_word(&d, t->ndocs);
 	for (size_t i = 0; i < t->ndocs && i < 50; i++)
-		put_doc_link(&d, s, (long)t->docs[i]);
+		put_doc_link(&d, pi, (long)t->docs[i]);
 	/* subtopics' counts, and which topics are listed at all */
 	for (size_t i = 0; i < s->ntopics; i++)
 		put_word(&d, s->topics[i].nresources);

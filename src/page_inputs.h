@@ -38,10 +38,15 @@ struct resource_inputs {
 struct page_inputs {
 	unsigned long long frame[2]; /* the frame and the shared navigation */
 	struct resource_inputs *res;
+	/* per document, digested once: its bytes, name and place; it as a link
+	 * shows it (title, place); each of its sections as a link (heads, from
+	 * head_at[document]) */
+	unsigned long long (*doc_self)[2], (*doc_link)[2], (*heads)[2];
+	size_t *head_at;
 };
 
-/* nav: the shared navigation's digest. Digests every resource's record (in
- * parallel over jobs threads). */
+/* nav: the shared navigation's digest. Digests every document and every
+ * resource's record (in parallel over jobs threads). */
 void page_inputs_prepare(struct page_inputs *pi, const struct site *s, const char frame[33],
 			 const unsigned long long nav[2], int jobs);
 void page_inputs_free(struct page_inputs *pi);

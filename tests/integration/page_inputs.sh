@@ -54,6 +54,10 @@ step "link removed" 180
 # a heading renamed (sections named by citations, anchors of links)
 sed -i '0,/^## /s/^## \(.*\)$/## \1 renamed/' "$md"
 step "heading renamed" 200
+# a heading's words changed, not its anchor (what other pages show of it)
+sed -i 's/^## 2nd Contact$/## 2nd CONTACT/' "$d/content/cuda-mode-resource-stream.md"
+grep -q '^## 2nd CONTACT$' "$d/content/cuda-mode-resource-stream.md"
+step "heading's case changed" 200
 # a document's title
 sed -i '0,/^# /s/^# \(.*\)$/# \1, retitled/' "$d/content/cuda-pytorch-index.md"
 step "title changed" 250
