@@ -307,6 +307,34 @@ bool page_digests_same(const struct page_digests *p, const char *path,
 	       p->digests[i][1] == d[1];
 }
 
+/* 32 hex digits at p (two 64-bit halves); false when they are not there. */
+static bool parse_digest(const char *p, unsigned long long d[2])
+{
+	for (int h = 0; h < 2; h++) {
+		unsigned long long v = 0;
+		for (int k = 0; k < 16; k++) {
+			char c = p[h * 16 + k];
+			int x = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+			if (x < 0)
+				return false;
+			v = v << 4 | (unsigned)x;
+		}
+		d[h] = v;
+	}
+	return true;
+}
+
+/* The two halves as 32 hex digits (what parse_digest reads). */
+static void put_digest(struct buf *b, const unsigned long long d[2])
+{
+	static const char hex[] = "0123456789abcdef";
+	char out[32];
+	for (int h = 0; h < 2; h++)
+		for (int k = 0; k < 16; k++)
+			out[h * 16 + k] = hex[(d[h] >> (60 - 4 * k)) & 15];
+	buf_put(b, out, sizeof out);
+}
+
 void page_digests_load(struct page_digests *p, const char *outdir, const char env[33])
 {
 	struct buf b = BUF_INIT;
@@ -316,11 +344,8 @@ void page_digests_load(struct page_digests *p, const char *outdir, const char en
 		for (; *line && (next = strchr(line, '\n')); line = next + 1) {
 			*next = '\0';
 			unsigned long long d[2], in[2];
-			int used = 0;
-			if (sscanf(line, "%16llx%16llx%16llx%16llx %n", &d[0], &d[1], &in[0], &in[1],
-				   &used) == 4 &&
-			    used == 65)
-				page_digests_add(p, line + used, d, in);
+			if (parse_digest(line, d) && parse_digest(line + 32, in) && line[64] == ' ')
+				page_digests_add(p, line + 65, d, in);
 		}
 		for (size_t i = 0; i < p->n; i++)
 			hash_put(&p->index, p->paths[i], i);
@@ -332,9 +357,13 @@ void page_digests_save(const struct page_digests *p, const char *outdir, const c
 {
 	struct buf b = BUF_INIT;
 	buf_printf(&b, PAGES_MAGIC " %s\n", env);
-	for (size_t i = 0; i < p->n; i++)
-		buf_printf(&b, "%016llx%016llx%016llx%016llx %s\n", p->digests[i][0],
-			   p->digests[i][1], p->inputs[i][0], p->inputs[i][1], p->paths[i]);
+	for (size_t i = 0; i < p->n; i++) {
+		put_digest(&b, p->digests[i]);
+		put_digest(&b, p->inputs[i]);
+		buf_putc(&b, ' ');
+		buf_puts(&b, p->paths[i]);
+		buf_putc(&b, '\n');
+	}
 	save_file(outdir, BUILD_PAGES_FILE, &b);
 	buf_free(&b);
 }
@@ -379,28 +408,12 @@ const struct doc_page_rec *doc_pages_find(const struct doc_pages *p, const char 
 
 static void put_doc_page(struct buf *b, const struct doc_page_rec *r)
 {
-	buf_printf(b, "%016llx%016llx %ld %ld ", r->digest[0], r->digest[1], r->at, r->len);
+	put_digest(b, r->digest);
+	buf_printf(b, " %ld %ld ", r->at, r->len);
 	put_field(b, r->relpath);
 	buf_putc(b, '\t');
 	put_field(b, r->page);
 	buf_putc(b, '\n');
-}
-
-/* 32 hex digits at p (two 64-bit halves); false when they are not there. */
-static bool parse_digest(const char *p, unsigned long long d[2])
-{
-	for (int h = 0; h < 2; h++) {
-		unsigned long long v = 0;
-		for (int k = 0; k < 16; k++) {
-			char c = p[h * 16 + k];
-			int x = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
-			if (x < 0)
-				return false;
-			v = v << 4 | (unsigned)x;
-		}
-		d[h] = v;
-	}
-	return true;
 }
 
 int doc_pages_load(struct doc_pages *p, const char *outdir, const char frame[33])
@@ -507,11 +520,6 @@ static void bytes_digest(const void *p, size_t n, unsigned long long out[2])
 	digest_end(&d, out);
 }
 
-static int cmp_record(const void *a, const void *b)
-{
-	return digest_cmp(((const struct json_record *)a)->key, ((const struct json_record *)b)->key);
-}
-
 /* One file's records at *at in the state (moved past them), when they are
  * of the file in place. */
 static void load_section(struct json_records *r, const char *outdir, const char *name,
@@ -551,11 +559,19 @@ static void load_section(struct json_records *r, const char *outdir, const char 
 	r->n = head[3];
 	r->v = xmalloc((r->n + 1) * sizeof *r->v);
 	memcpy(r->v, records, r->n * sizeof *r->v);
-	for (size_t i = 1; i < r->n; i++)
-		if (cmp_record(&r->v[i - 1], &r->v[i]) >= 0) {
-			json_records_free(r); /* not sorted: not ours */
-			break;
-		}
+	/* found by key: open addressing on its first word (a digest's: spread) */
+	r->nslots = 16;
+	while (r->nslots < 2 * r->n)
+		r->nslots *= 2;
+	r->slots = xcalloc(r->nslots, sizeof *r->slots);
+	size_t mask = r->nslots - 1;
+	for (size_t i = 0; i < r->n; i++) {
+		size_t h = r->v[i].key[0] & mask;
+		while (r->slots[h] && digest_cmp(r->v[r->slots[h] - 1].key, r->v[i].key))
+			h = (h + 1) & mask;
+		if (!r->slots[h]) /* the first of a key wins */
+			r->slots[h] = i + 1;
+	}
 	return;
 bad:
 	*at = b->n;
@@ -582,10 +598,8 @@ void json_records_save(const struct json_reuse made[NDATA_KEPT], const size_t n[
 	struct buf b = BUF_INIT;
 	buf_puts(&b, JSON_MAGIC);
 	for (size_t i = 0; i < NDATA_KEPT; i++) {
-		struct json_record *v = made[i].now;
+		const struct json_record *v = made[i].now;
 		size_t count = size[i] && v ? n[i] : 0;
-		if (count)
-			qsort(v, count, sizeof *v, cmp_record);
 		unsigned long long head[JSON_HEAD] = {made[i].sum[0], made[i].sum[1], size[i], count};
 		buf_put(&b, head, sizeof head);
 		buf_put(&b, v, count * sizeof *v);
@@ -599,5 +613,6 @@ void json_records_free(struct json_records *r)
 	if (r->bytes)
 		munmap(r->bytes, r->nbytes);
 	free(r->v);
+	free(r->slots);
 	memset(r, 0, sizeof *r);
 }

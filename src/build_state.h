@@ -83,8 +83,10 @@ int page_digests_forget_some(const char *outdir, const char *const *paths, size_
 #define BUILD_JSON_FILE ".ssg-json"
 enum { DATA_RESOURCES, DATA_SEARCH, NDATA_KEPT };
 struct json_records {
-	struct json_record *v; /* sorted by key */
+	struct json_record *v; /* in the order the last build made them */
 	size_t n;
+	size_t *slots;         /* by key (render.h's json_reuse) */
+	size_t nslots;
 	char *bytes;           /* the file in place, mapped */
 	size_t nbytes;
 };
@@ -92,7 +94,7 @@ struct json_records {
  * the file in place. */
 void json_records_load(struct json_records r[NDATA_KEPT], const char *outdir);
 /* made: each file's account of itself as rendered (size[i] bytes long, of
- * n[i] records; made[i].now gets sorted). A file of size 0 was not made. */
+ * n[i] records). A file of size 0 was not made. */
 void json_records_save(const struct json_reuse made[NDATA_KEPT], const size_t n[NDATA_KEPT],
 		       const size_t size[NDATA_KEPT], const char *outdir);
 void json_records_free(struct json_records *r);

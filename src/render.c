@@ -185,20 +185,32 @@ struct json_chunks {
 	size_t *reused, *differ; /* per chunk */
 };
 
-static int cmp_record_key(const void *key, const void *elem)
+/* Record k's key in the file in place: where the last build put record k,
+ * most often, else found by the key. */
+static const struct json_record *find_before(const struct json_reuse *ru, size_t k,
+					     const unsigned long long key[2])
 {
-	return digest_cmp(key, ((const struct json_record *)elem)->key);
+	if (k < ru->nbefore && !digest_cmp(ru->before[k].key, key))
+		return &ru->before[k];
+	if (!ru->nslots)
+		return NULL;
+	size_t mask = ru->nslots - 1;
+	for (size_t h = key[0] & mask;; h = (h + 1) & mask) {
+		size_t v = ru->slots[h];
+		if (!v || v > ru->nbefore)
+			return NULL;
+		if (!digest_cmp(ru->before[v - 1].key, key))
+			return &ru->before[v - 1];
+	}
 }
 
-/* The record of the file in place with this key, if it looks like one
- * (from open to close: '{' '}' in resources.json, '[' ']' in the index). */
-static const char *record_before(const struct json_reuse *ru, const unsigned long long key[2],
-				 size_t *len, char open, char close)
+/* Record k of the file in place with this key, if it looks like one (from
+ * open to close: '{' '}' in resources.json, '[' ']' in the index). */
+static const char *record_before(const struct json_reuse *ru, size_t k,
+				 const unsigned long long key[2], size_t *len, char open,
+				 char close)
 {
-	if (!ru->nbefore)
-		return NULL;
-	const struct json_record *r =
-		bsearch(key, ru->before, ru->nbefore, sizeof *ru->before, cmp_record_key);
+	const struct json_record *r = find_before(ru, k, key);
 	if (!r || r->len < 2 || r->at > ru->nbytes || r->len > ru->nbytes - r->at)
 		return NULL;
 	const char *p = ru->bytes + r->at;
@@ -218,7 +230,7 @@ static void put_record_kept(struct buf *out, struct json_reuse *ru, size_t k, co
 			    size_t *differ)
 {
 	size_t at = out->n, len = 0;
-	const char *kept = ru ? record_before(ru, ru->keys[k], &len, oc[0], oc[1]) : NULL;
+	const char *kept = ru ? record_before(ru, k, ru->keys[k], &len, oc[0], oc[1]) : NULL;
 	if (kept && !ru->check) {
 		buf_put(out, kept, len);
 		++*reused;

@@ -35,8 +35,10 @@ struct json_record {
  * the same (an incremental build renders only what changed of 55 MB of
  * resources.json and 24 MB of search index). */
 struct json_reuse {
-	const struct json_record *before; /* sorted by key; n of them */
+	const struct json_record *before; /* the last build's, in its order */
 	size_t nbefore;
+	const size_t *slots;              /* before by key: open addressing on key[0] */
+	size_t nslots;                    /* (a power of two), each index + 1, 0 empty */
 	const char *bytes;                /* the file in place */
 	size_t nbytes;
 	const unsigned long long (*keys)[2]; /* per record of this build */

@@ -623,6 +623,8 @@ static void data_reuse_begin(struct render_job *j, const char *outdir,
 	for (size_t i = 0; i < NDATA_KEPT; i++)
 		j->data[i] = (struct json_reuse){.before = before[i].v,
 						 .nbefore = before[i].n,
+						 .slots = before[i].slots,
+						 .nslots = before[i].nslots,
 						 .bytes = before[i].bytes,
 						 .nbytes = before[i].nbytes,
 						 .keys = (const unsigned long long(*)[2])keys[i],
