@@ -159,6 +159,8 @@ int output_begin(struct output *o, const char *dir, struct diags *d)
 	if (o->has_final &&
 	    (o->final_fd = open(o->final, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0)
 		o->has_final = false;
+	struct stat sst;
+	o->staging_dev = fstat(o->staging_fd, &sst) == 0 ? (unsigned long long)sst.st_dev : 0;
 	hint_unrelated_subfolders(o->staging);
 	return 0;
 }
@@ -242,8 +244,10 @@ static void link_one(void *ctx, size_t i)
 	/* a reused tree mostly holds this very inode already (the previous
 	 * site's file as it was seen when found unchanged) */
 	const struct output_file_id *a = &o->same_id[i];
-	if (!(o->reused && fstatat(o->staging_fd, rel, &b, AT_SYMLINK_NOFOLLOW) == 0 &&
-	      a->ino == (unsigned long long)b.st_ino && a->dev == (unsigned long long)b.st_dev))
+	if (o->same_seen ? !o->same_seen[i] /* the sweep found it there, or not */
+			 : !(o->reused && fstatat(o->staging_fd, rel, &b, AT_SYMLINK_NOFOLLOW) == 0 &&
+			     a->ino == (unsigned long long)b.st_ino &&
+			     a->dev == (unsigned long long)b.st_dev))
 		rc = make_room(o, rel) || linkat(o->final_fd, rel, o->staging_fd, rel, 0);
 	if (rc)
 		fail(o, o->same[i], "cannot link the unchanged file");
@@ -454,8 +458,8 @@ struct sweep_level {
 };
 
 struct sweep {
-	const struct hash *want; /* the new site's paths */
-	int root;                /* the staging folder, open */
+	const struct hash *want; /* the new site's paths: 0 written, i + 1 the same as same[i] */
+	struct output *o;
 	struct sweep_level *above, *below;
 };
 
@@ -467,7 +471,8 @@ struct sweep {
 static bool sweep_dir(const struct sweep *w, const char *rel, struct sweep_level *below,
 		      size_t self)
 {
-	int fd = openat(w->root, *rel ? rel : ".", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	int fd = openat(w->o->staging_fd, *rel ? rel : ".",
+			O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	DIR *dh = fd >= 0 ? fdopendir(fd) : NULL;
 	if (!dh) {
 		if (fd >= 0)
@@ -483,9 +488,12 @@ static bool sweep_dir(const struct sweep *w, const char *rel, struct sweep_level
 		char *p = *rel ? path_join(rel, e->d_name) : xstrdup(e->d_name);
 		struct stat st;
 		bool is_dir = e->d_type == DT_DIR;
-		if (e->d_type == DT_UNKNOWN) /* a file system that does not say */
-			is_dir = fstatat(dfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
-				 S_ISDIR(st.st_mode);
+		unsigned long long ino = (unsigned long long)e->d_ino;
+		if (e->d_type == DT_UNKNOWN) { /* a file system that does not say */
+			bool seen = fstatat(dfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0;
+			is_dir = seen && S_ISDIR(st.st_mode);
+			ino = seen ? (unsigned long long)st.st_ino : 0;
+		}
 		if (is_dir && below) {
 			pthread_mutex_lock(&below->lock);
 			size_t cap = below->cap;
@@ -498,13 +506,22 @@ static bool sweep_dir(const struct sweep *w, const char *rel, struct sweep_level
 			pthread_mutex_unlock(&below->lock);
 			continue;
 		}
+		size_t v;
 		if (is_dir) {
 			if (sweep_dir(w, p, NULL, 0) || unlinkat(dfd, e->d_name, AT_REMOVEDIR))
 				keeps = true;
-		} else if (!hash_get(w->want, p, NULL))
+		} else if (!hash_get(w->want, p, &v))
 			unlinkat(dfd, e->d_name, 0);
-		else
+		else {
 			keeps = true;
+			/* an unchanged file: the very inode of the site in place (its
+			 * entry says, no stat), else linked afresh after the sweep */
+			const struct output_file_id *a = v ? &w->o->same_id[v - 1] : NULL;
+			if (a && a->ino == ino && a->dev == w->o->staging_dev)
+				w->o->same_seen[v - 1] = true;
+			else if (a)
+				unlinkat(dfd, e->d_name, 0);
+		}
 		free(p);
 	}
 	closedir(dh);
@@ -523,7 +540,7 @@ static void sweep_second(void *ctx, size_t i)
 {
 	const struct sweep *w = ctx;
 	const char *d = w->below->dirs[i];
-	w->below->stays[i] = sweep_dir(w, d, NULL, 0) || unlinkat(w->root, d, AT_REMOVEDIR);
+	w->below->stays[i] = sweep_dir(w, d, NULL, 0) || unlinkat(w->o->staging_fd, d, AT_REMOVEDIR);
 }
 
 static void level_free(struct sweep_level *l)
@@ -542,14 +559,15 @@ static void level_free(struct sweep_level *l)
 static void sweep_reused(struct output *o)
 {
 	struct hash want = HASH_INIT;
-	for (size_t i = 0; i < o->nsame; i++)
-		hash_put(&want, o->same[i], 0);
 	for (size_t i = 0; i < o->nwritten; i++)
 		hash_put(&want, o->written[i], 0);
+	for (size_t i = 0; i < o->nsame; i++)
+		hash_put(&want, o->same[i], i + 1);
+	o->same_seen = xcalloc(o->nsame + 1, sizeof *o->same_seen);
 	struct sweep_level top = {0}, second = {0};
 	pthread_mutex_init(&top.lock, NULL);
 	pthread_mutex_init(&second.lock, NULL);
-	struct sweep w = {&want, o->staging_fd, &top, &second};
+	struct sweep w = {&want, o, &top, &second};
 	sweep_dir(&w, "", &top, 0);
 	top.stays = xcalloc(top.n + 1, sizeof *top.stays);
 	pool_run(o->jobs, top.n, sweep_top, &w);
@@ -595,12 +613,14 @@ int output_commit(struct output *o)
 				output_remove_tree(o->staging);
 			return 0;
 		}
+		/* a reused tree: what the new site lacks goes, and its files that
+		 * are already the site's found; then the others are linked */
+		if (o->reused)
+			sweep_reused(o);
 		if (link_unchanged(o)) {
 			output_abort(o);
 			return -1;
 		}
-		if (o->reused)
-			sweep_reused(o);
 		/* atomic: readers see the old site or the new one, never neither */
 		if (renameat2(AT_FDCWD, o->staging, AT_FDCWD, o->final, RENAME_EXCHANGE)) {
 			fail(o, o->final, "cannot swap in the new site");
@@ -632,6 +652,7 @@ void output_free(struct output *o)
 		free(o->same[i]);
 	free(o->same);
 	free(o->same_id);
+	free(o->same_seen);
 	for (size_t i = 0; i < o->nwritten; i++)
 		free(o->written[i]);
 	free(o->written);

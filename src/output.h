@@ -43,6 +43,8 @@ struct output {
 	bool reused;       /* staging is the spare: an older site, brought up to date */
 	bool has_final;    /* a site is in place: a file may be as it was there */
 	int final_fd, staging_fd; /* the two folders, open (O_PATH): paths are under them */
+	unsigned long long staging_dev;
+	bool *same_seen;   /* per same file: a reused tree already holds its inode (the sweep's) */
 	int failed;
 	int jobs;          /* threads for linking and removing (1 unless set) */
 	pthread_mutex_t lock;
