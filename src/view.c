@@ -1,5 +1,6 @@
 /* view: page views as value trees (see view.h). */
 #include "view.h"
+#include "pool.h"
 #include "buf.h"
 #include "html.h"
 #include "path.h"
@@ -43,7 +44,7 @@ static void topic_counts(const struct site *s, size_t d, size_t *counts)
 	}
 }
 
-int view_doc_topic(const struct site *s, size_t d)
+static int doc_topic_of(const struct site *s, size_t d)
 {
 	size_t *counts = xcalloc(s->ntopics + 1, sizeof *counts);
 	topic_counts(s, d, counts);
@@ -53,6 +54,17 @@ int view_doc_topic(const struct site *s, size_t d)
 			best = (int)t;
 	free(counts);
 	return best;
+}
+
+int view_doc_topic(const struct site *s, size_t d)
+{
+	return s->doc_primary ? s->doc_primary[d] : doc_topic_of(s, d);
+}
+
+static void primary_task(void *ctx, size_t d)
+{
+	struct site *s = ctx;
+	s->doc_primary[d] = doc_topic_of(s, d);
 }
 
 static void add_breadcrumb_topics(const struct site *s, struct val *list, int t, const char *root)
@@ -87,6 +99,19 @@ static struct val *nav_tree(const struct site *s, int parent, int current, const
 
 void view_prepare(struct site *s)
 {
+	/* each document's topic and its place there: asked for by its page, its
+	 * inputs and its neighbours' */
+	s->doc_primary = xcalloc(s->ndocs + 1, sizeof *s->doc_primary);
+	pool_run(s->jobs, s->ndocs, primary_task, s);
+	s->doc_topic_pos = xcalloc(s->ndocs + 1, sizeof *s->doc_topic_pos);
+	for (size_t d = 0; d < s->ndocs; d++)
+		s->doc_topic_pos[d] = -1;
+	for (size_t t = 0; t < s->ntopics; t++)
+		for (size_t i = 0; i < s->topics[t].ndocs; i++) {
+			size_t d = s->topics[t].docs[i];
+			if (s->doc_primary[d] == (int)t && s->doc_topic_pos[d] < 0)
+				s->doc_topic_pos[d] = (long)i;
+		}
 	for (size_t depth = 0; depth < 8; depth++) {
 		struct buf root = BUF_INIT;
 		for (size_t k = 0; k < depth; k++)
@@ -100,6 +125,10 @@ void view_prepare(struct site *s)
 
 void view_release(struct site *s)
 {
+	free(s->doc_primary);
+	s->doc_primary = NULL;
+	free(s->doc_topic_pos);
+	s->doc_topic_pos = NULL;
 	for (size_t depth = 0; depth < 8; depth++) {
 		val_free(s->nav_cache[depth]);
 		s->nav_cache[depth] = NULL;
@@ -277,6 +306,14 @@ void view_doc_neighbours(const struct site *s, size_t di, int primary, long *pre
 	if (primary < 0)
 		return;
 	const struct topic *t = &s->topics[primary];
+	if (s->doc_topic_pos && s->doc_primary[di] == primary) {
+		long i = s->doc_topic_pos[di];
+		if (i >= 0) {
+			*prev = i > 0 ? (long)t->docs[i - 1] : -1;
+			*next = (size_t)i + 1 < t->ndocs ? (long)t->docs[i + 1] : -1;
+		}
+		return;
+	}
 	for (size_t i = 0; i < t->ndocs; i++)
 		if (t->docs[i] == di) {
 			*prev = i > 0 ? (long)t->docs[i - 1] : -1;
