@@ -78,4 +78,13 @@ printf '\nSee [the index](cuda-pytorch-index.md#a-heading-to-come).\n' >> "$md"
 step "link to a missing anchor" 200
 printf '\n## A heading to come\n' >> "$d/content/cuda-pytorch-index.md"
 step "anchor added" 250
+# resources.json changed in the site since (same size, new bytes): its
+# records are not taken from it
+sed -i 's/"kind":"\([a-z]\)/"kind":"Q/g' "$d/out/resources.json"
+printf '\n- [One more](https://example.com/one-more-after-tampering) - new\n' >> "$md"
+"$SSG" build -q -s "$d" -o "$d/out" 2>/dev/null
+rm -rf "$d/clean"
+"$SSG" build -q --force -s "$d" -o "$d/clean" 2>/dev/null
+cmp -s "$d/out/resources.json" "$d/clean/resources.json" ||
+	{ echo "records were taken from a resources.json changed since"; exit 1; }
 echo "page_inputs: ok ($n edits)"
