@@ -233,6 +233,12 @@ static bool same_as_before(struct output *o, const char *relpath, const void *da
 	return same;
 }
 
+bool output_same(struct output *o, const char *relpath, const void *data, size_t n)
+{
+	struct stat was;
+	return o->has_final && path_is_safe_rel(relpath) && same_as_before(o, relpath, data, n, &was);
+}
+
 /* Hard-link each unchanged file from the previous site into the staging
  * folder (only when the site changed: see output_commit), on o->jobs threads. */
 static void link_one(void *ctx, size_t i)

@@ -55,6 +55,8 @@ struct output {
 int output_begin(struct output *o, const char *dir, struct diags *d);
 /* Write data to relpath (folders made as needed). -1 on failure or an unsafe path. */
 int output_write(struct output *o, const char *relpath, const void *data, size_t n);
+/* Whether the previous site holds relpath with exactly these bytes. */
+bool output_same(struct output *o, const char *relpath, const void *data, size_t n);
 /* Keep the previous site's relpath as it is (the caller knows its bytes
  * would not change): linked like an unchanged file. -1 when the previous
  * site has no such regular file. */

@@ -20,8 +20,9 @@
  * A resource's record is digested whole (every field a view could read), so
  * inputs err on the side of "changed". Other pages (home, the index's
  * landing page, document lists, data files) are always built.
- * SSG_CHECK_INPUTS=1 builds kept pages' views anyway and fails the build when
- * one differs from the view its inputs stand for (tests).
+ * A page whose inputs changed is rendered without digesting its view first
+ * (site.c). SSG_CHECK_INPUTS=1 renders kept pages anyway and fails the build
+ * when one's bytes differ from the page in place (tests).
  * Level 4 (views). */
 #ifndef SSG_PAGE_INPUTS_H
 #define SSG_PAGE_INPUTS_H

@@ -222,10 +222,9 @@ struct page_task {
 	char *path;   /* set once rendered: the page's path and its view's digest */
 	unsigned long long digest[2];
 	unsigned long long inputs[2]; /* what its view is made from (tracked pages) */
-	unsigned long long expected[2]; /* SSG_CHECK_INPUTS: the view its inputs stand for */
 	long body_at, body_len; /* a document's page: where its body went (-1: not once) */
 	bool tracked; /* inputs is set */
-	bool expect;  /* expected is set */
+	bool expect;  /* SSG_CHECK_INPUTS: kept by its inputs, its bytes must be the page's in place */
 	bool kept;    /* the page in place was kept */
 };
 
@@ -259,7 +258,6 @@ static bool keep_by_inputs(struct render_job *j, struct page_task *t, const char
 		return false;
 	if (j->check_inputs) {
 		t->expect = true;
-		memcpy(t->expected, view, sizeof view);
 		return false;
 	}
 	if (output_keep(j->out, path) != 0)
@@ -281,21 +279,28 @@ static void emit(struct render_job *j, struct page_task *t, const char *tpl, str
 {
 	struct buf b = BUF_INIT;
 	struct diags local = DIAGS_INIT;
-	struct val *named = val_map(); /* the template's name is part of the page */
-	val_setk_str(named, "template", tpl);
-	val_setk(named, "view", val_ref(v));
-	val_digest(named, j->memo, j->nmemo, t->digest);
-	val_free(named);
+	/* a page without inputs is known by its view's digest; one with inputs
+	 * that changed is rendered (its digest would be work for nothing most
+	 * times: what it shows changed), and kept as a file when its bytes are */
+	if (!t->tracked) {
+		struct val *named = val_map(); /* the template's name is part of the page */
+		val_setk_str(named, "template", tpl);
+		val_setk(named, "view", val_ref(v));
+		val_digest(named, j->memo, j->nmemo, t->digest);
+		val_free(named);
+	}
 	t->path = xstrdup(path);
 	t->body_at = -1;
-	if (t->expect && memcmp(t->expected, t->digest, sizeof t->digest))
-		diag_add(&local, SEV_ERROR, path, 0, 0,
-			 "internal error: the page's inputs are as they were, its view is not");
-	if (page_digests_same(j->before, path, t->digest) && output_keep(j->out, path) == 0)
+	if (!t->tracked && page_digests_same(j->before, path, t->digest) &&
+	    output_keep(j->out, path) == 0)
 		t->kept = true;
-	else if (mustache_render_locate(j->tpl, tpl, v, &b, &local, watch, &t->body_at) == 0)
+	else if (mustache_render_locate(j->tpl, tpl, v, &b, &local, watch, &t->body_at) == 0) {
+		if (t->expect && !output_same(j->out, path, buf_cstr(&b), b.n))
+			diag_add(&local, SEV_ERROR, path, 0, 0,
+				 "internal error: the page's inputs are as they were, its bytes are "
+				 "not");
 		output_write(j->out, path, buf_cstr(&b), b.n);
-	else
+	} else
 		diag_add(&local, SEV_ERROR, path, 0, 0, "page not written: template '%s' failed", tpl);
 	pthread_mutex_lock(&j->lock);
 	diags_take(j->d, &local);
