@@ -230,24 +230,28 @@ void page_inputs_doc(const struct page_inputs *pi, const struct site *s, size_t 
 	digest_end(&d, out);
 }
 
+/* The frame, a kind, and one digest prepared for it. */
+static void of_one(const struct page_inputs *pi, unsigned long long kind,
+		   const unsigned long long one[2], unsigned long long out[2])
+{
+	struct digest d;
+	start(&d, pi, kind);
+	put_pair(&d, one);
+	digest_end(&d, out);
+}
+
 void page_inputs_resource(const struct page_inputs *pi, const struct site *s, size_t ri,
 			  unsigned long long out[2])
 {
 	(void)s;
-	struct digest d;
-	start(&d, pi, 'R');
-	put_pair(&d, pi->res[ri].page);
-	digest_end(&d, out);
+	of_one(pi, 'R', pi->res[ri].page, out);
 }
 
 void page_inputs_search_doc(const struct page_inputs *pi, const struct site *s, size_t di,
 			    unsigned long long out[2])
 {
 	(void)s;
-	struct digest d;
-	start(&d, pi, 'S');
-	put_pair(&d, pi->doc_self[di]);
-	digest_end(&d, out);
+	of_one(pi, 'S', pi->doc_self[di], out);
 }
 
 void page_inputs_topic(const struct page_inputs *pi, const struct site *s, size_t ti, size_t page,

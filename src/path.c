@@ -98,27 +98,11 @@ const char *path_ext(const char *p)
 	return dot && dot != base ? dot + 1 : "";
 }
 
-int path_mkdirs(const char *dir)
-{
-	/* the common case first: only the last folder is missing */
-	if (mkdir(dir, 0755) == 0 || errno == EEXIST)
-		return 0;
-	if (errno != ENOENT)
-		return -1;
-	char *parent = xstrdup(dir);
-	char *slash = strrchr(parent, '/');
-	int r = -1;
-	if (slash && slash != parent) {
-		*slash = '\0';
-		if (path_mkdirs(parent) == 0)
-			r = mkdir(dir, 0755) == 0 || errno == EEXIST ? 0 : -1;
-	}
-	free(parent);
-	return r;
-}
+int path_mkdirs(const char *dir) { return path_mkdirs_at(AT_FDCWD, dir); }
 
 int path_mkdirs_at(int dfd, const char *rel)
 {
+	/* the common case first: only the last folder is missing */
 	if (mkdirat(dfd, rel, 0755) == 0 || errno == EEXIST)
 		return 0;
 	if (errno != ENOENT)

@@ -24,7 +24,7 @@ const char *path_basename(const char *p);
 const char *path_ext(const char *p);
 /* mkdir -p; 0 or -1 with errno. */
 int path_mkdirs(const char *dir);
-/* The same for rel, a relative path, under the folder open as dfd. */
+/* The same for rel under the folder open as dfd (AT_FDCWD: as path_mkdirs). */
 int path_mkdirs_at(int dfd, const char *rel);
 /* Relative URL prefix from a page at URL path `from` ("a/b/" style, "" for
  * root) to the site root: "../../" or "./" */
