@@ -219,7 +219,8 @@ struct page_task {
 	enum page_kind kind;
 	size_t index;
 	size_t sub;   /* topic page number; unused otherwise */
-	char *path;   /* set once rendered: the page's path and its view's digest */
+	char *path;   /* set once rendered: the page's path and its view's digest (0 for
+		       * a page with inputs: known by them) */
 	unsigned long long digest[2];
 	unsigned long long inputs[2]; /* what its view is made from (tracked pages) */
 	long body_at, body_len; /* a document's page: where its body went (-1: not once) */
@@ -241,7 +242,7 @@ struct render_job {
 	struct val_memo memo[16];          /* digests of the shared navigation */
 	size_t nmemo;
 	struct page_inputs inputs;
-	bool check_inputs;                 /* SSG_CHECK_INPUTS: build kept pages' views too */
+	bool check_inputs;                 /* SSG_CHECK_INPUTS: render kept pages too */
 	/* resources.json's and the search index's records kept from the site in
 	 * place (build_state.h), and their sizes once written */
 	struct json_reuse data[NDATA_KEPT];
@@ -312,12 +313,13 @@ static void emit(struct render_job *j, struct page_task *t, const char *tpl, str
 
 /* The machine-readable files, one task each (resources.json is the longest
  * single task of a build: it goes first so the pool overlaps it). The first
- * two keep their records (build_state.h). */
+ * two, in build_state.h's order (DATA_RESOURCES, DATA_SEARCH), keep their
+ * records: write_data_file renders them. */
 static const struct {
 	const char *path;
 	void (*render)(const struct site *s, struct buf *out);
 } data_files[] = {
-	{"resources.json", NULL /* write_data_file */},
+	{"resources.json", NULL},
 	{"search-index.json", NULL},
 	{"sitemap.xml", render_sitemap},
 	{"robots.txt", render_robots},
