@@ -55,7 +55,12 @@ struct doc {
 	char *slug;
 	char *url;        /* page URL path relative to the site root: "<slug>/" */
 	cmark_node *tree;     /* freed once rendered into body */
-	char *body;           /* HTML with markers; see html.h */
+	char *body;           /* HTML with markers; see html.h. NULL with
+			       * body_in_cache: body_len bytes at body_at in the
+			       * document cache (site.body_fd), read when needed */
+	bool body_in_cache;
+	size_t body_len;
+	long long body_at;
 	char **anchors;       /* every id an #anchor can point at */
 	size_t nanchors, capanchors;
 	struct heading *headings;

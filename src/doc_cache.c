@@ -395,7 +395,10 @@ static int map_cache(const char *source_dir, struct doc_cache *c)
 			c->data = m;
 			c->len = (size_t)st.st_size;
 			file_id(&st, c->id);
-			rc = 0;
+			/* kept: the very file mapped (a rewrite renames another in;
+			 * an append leaves these bytes as they are) */
+			c->fd = fd;
+			return 0;
 		}
 	}
 	if (fd >= 0)
@@ -427,8 +430,10 @@ struct doc_cache_stream {
 
 static void stream_close_old(struct doc_cache_stream *st)
 {
-	if (st->old.data)
+	if (st->old.data) {
 		munmap((void *)st->old.data, st->old.len);
+		close(st->old.fd);
+	}
 	st->old.data = NULL;
 }
 
@@ -641,7 +646,8 @@ static void get_meta(struct reader *r, struct doc_meta *m)
 	m->topics_path = get_str(r);
 }
 
-static void get_doc(struct reader *r, struct doc *d)
+/* base: where the file starts, with a lazy body (NULL: the body is copied). */
+static void get_doc(struct reader *r, struct doc *d, const char *base)
 {
 	uint32_t format = get_u32(r);
 	if (format > FMT_RST)
@@ -650,7 +656,20 @@ static void get_doc(struct reader *r, struct doc *d)
 	get_meta(r, &d->meta);
 	d->title = get_str(r);
 	d->description = get_str(r);
-	d->body = get_str(r);
+	if (base) {
+		/* left in the file: 100 MB of pages at 10,000 documents, of which a
+		 * build renders the few that changed */
+		uint32_t n = get_u32(r);
+		if (n == NONE || (size_t)(r->end - r->p) < n)
+			r->bad = true;
+		else {
+			d->body_in_cache = true;
+			d->body_at = (long long)((const char *)r->p - base);
+			d->body_len = n;
+			r->p += n;
+		}
+	} else
+		d->body = get_str(r);
 	d->nanchors = d->capanchors = get_count(r, 4);
 	d->anchors = xcalloc(d->nanchors + 1, sizeof *d->anchors);
 	for (size_t i = 0; i < d->nanchors; i++)
@@ -714,7 +733,7 @@ static void get_doc(struct reader *r, struct doc *d)
 	for (size_t i = 0; i < d->nheadings; i++)
 		if (!d->headings[i].text || !d->headings[i].id)
 			r->bad = true;
-	if (!d->title || !d->body || r->p != r->end)
+	if (!d->title || !(d->body || d->body_in_cache) || r->p != r->end)
 		r->bad = true;
 }
 
@@ -793,6 +812,7 @@ static bool load_index(struct doc_cache *c, const char *source_dir, size_t head)
 void doc_cache_load(struct doc_cache *c, const char *source_dir, const char env[33])
 {
 	memset(c, 0, sizeof *c);
+	c->fd = -1;
 	char want[64];
 	snprintf(want, sizeof want, MAGIC "%s\n", env);
 	size_t wl = strlen(want);
@@ -885,7 +905,7 @@ bool doc_cache_get(const struct doc_cache *c, const char *relpath,
 	if (get_u64(&r) != digest[0] || get_u64(&r) != digest[1] || r.bad)
 		return false;
 	struct doc got = {0};
-	get_doc(&r, &got);
+	get_doc(&r, &got, c->lazy_bodies ? c->data : NULL);
 	if (r.bad) {
 		doc_free(&got);
 		return false;
@@ -901,7 +921,33 @@ bool doc_cache_get(const struct doc_cache *c, const char *relpath,
 void doc_cache_free(struct doc_cache *c)
 {
 	drop_index(c);
-	if (c->data)
+	if (c->data) {
 		munmap((void *)c->data, c->len);
+		close(c->fd); /* open while mapped */
+	}
 	memset(c, 0, sizeof *c);
+	c->fd = -1;
+}
+
+const char *doc_cache_body(struct doc *d, int fd)
+{
+	if (d->body || !d->body_in_cache)
+		return d->body;
+	char *b = xmalloc(d->body_len + 1);
+	size_t got = 0;
+	while (fd >= 0 && got < d->body_len) {
+		ssize_t r = pread(fd, b + got, d->body_len - got, (off_t)d->body_at + (off_t)got);
+		if (r <= 0 && !(r < 0 && errno == EINTR))
+			break;
+		if (r > 0)
+			got += (size_t)r;
+	}
+	if (got < d->body_len) {
+		free(b);
+		return NULL;
+	}
+	b[got] = '\0';
+	d->body = b;
+	d->body_in_cache = false;
+	return b;
 }

@@ -3,6 +3,8 @@
  * builds in <site>/.ssg-cache/documents.bin and keyed by the digest of the
  * file's bytes. A document whose bytes are unchanged is not parsed again.
  * The whole cache is dropped when the program or site.yml changes (env).
+ * A build may leave the bodies in the file, read back when a page needs one
+ * (doc_cache_body).
  * A damaged or foreign file reads as empty: never trusted, never a crash.
  * Level 3 (knows struct doc). */
 #ifndef SSG_DOC_CACHE_H
@@ -32,6 +34,8 @@ struct doc_cache {
 	size_t *at, *size;    /* per slot: the entry's offset and length */
 	size_t nkeys;
 	unsigned long long id[5]; /* the file's device, inode, size, mtime, ctime */
+	int fd;               /* the file, open while mapped: bodies are read from it later */
+	bool lazy_bodies;     /* doc_cache_get leaves bodies in the file (doc.body_in_cache) */
 	bool from_index;      /* the index came from documents.idx, not a walk */
 };
 
@@ -41,10 +45,15 @@ void doc_cache_env(const char *source_dir, char env[33]);
  * count. A symlinked folder or file is not read. */
 void doc_cache_load(struct doc_cache *c, const char *source_dir, const char env[33]);
 /* Fill d (relpath already set) from the cache when its entry has digest;
- * false (d untouched) otherwise. Thread-safe: c is only read. */
+ * false (d untouched) otherwise. With c->lazy_bodies the body stays in the
+ * file, for doc_cache_body with a descriptor of c->fd. Thread-safe: c is
+ * only read. */
 bool doc_cache_get(const struct doc_cache *c, const char *relpath,
 		   const unsigned long long digest[2], struct doc *d);
 void doc_cache_free(struct doc_cache *c);
+/* d's body, read from fd (the document cache as it was loaded) when it was
+ * left there; NULL when it cannot be read. Thread-safe for distinct docs. */
+const char *doc_cache_body(struct doc *d, int fd);
 
 /* Append d's entry (as read, before the model touches it) to out. */
 void doc_cache_put(struct buf *out, const struct doc *d, const unsigned long long digest[2]);

@@ -9,6 +9,7 @@
 #include "xalloc.h"
 
 #include <stdlib.h>
+#include <unistd.h>
 #include <string.h>
 
 long model_resource(const struct site *s, const char *canonical)
@@ -256,6 +257,8 @@ void model_bury(struct site *s)
 void model_free(struct site *s)
 {
 	model_join(s);
+	if (s->body_fd > 2)
+		close(s->body_fd);
 	for (size_t i = 0; i < s->ndocs; i++)
 		doc_free(&s->docs[i]);
 	free(s->docs);

@@ -107,6 +107,7 @@ struct site {
 	bool check_inputs;   /* SSG_CHECK_INPUTS=1: what would be kept is made anyway and compared */
 	size_t memo_differ;  /* (atomic) */
 	struct val *nav_cache[8]; /* views' shared navigation by page depth (view.c) */
+	int body_fd;              /* the document cache its documents' bodies were left in (0: none) */
 	int *doc_primary;         /* per document, from view_prepare to view_release: its topic */
 	long *doc_topic_pos;      /* and its place in that topic's documents (-1: none) */
 	struct val *nav_html[8];  /* the same rendered once (site.c), or NULL */

@@ -372,8 +372,17 @@ static void render_one(void *ctx, size_t i)
 		page_inputs_doc(&j->inputs, s, t->index, t->inputs);
 		if (keep_by_inputs(j, t, path))
 			break;
+		const char *raw = doc_cache_body(&s->docs[t->index], s->body_fd);
+		if (!raw) {
+			pthread_mutex_lock(&j->lock);
+			diag_add(j->d, SEV_ERROR, s->docs[t->index].shown, 0, 0,
+				 "cannot read its page's body back from .ssg-cache/documents.bin "
+				 "(changed since it was loaded?): build again");
+			pthread_mutex_unlock(&j->lock);
+			break;
+		}
 		char *root = path_root_prefix(dir);
-		char *body = html_finish_body(s, t->index, s->docs[t->index].body, root);
+		char *body = html_finish_body(s, t->index, raw, root);
 		struct val *v = view_doc(s, t->index, body);
 		t->body_len = (long)strlen(body);
 		emit(j, t, "doc", v, path, val_get(val_get(v, "doc"), "body"));

@@ -16,6 +16,7 @@
 #include "xalloc.h"
 
 #include <pthread.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -270,6 +271,13 @@ void site_read_documents(struct site *s, const struct build_opts *o, const char 
 		if (cache.valid) { /* few new entries, as a rule: appended after */
 			job.cache = &cache;
 			job.entries = xcalloc(ndocs + 1, sizeof *job.entries);
+			/* bodies stay in the file until a page needs one: the site
+			 * keeps the file open (above 2: 0 says none) */
+			s->body_fd = fcntl(cache.fd, F_DUPFD_CLOEXEC, 3);
+			if (s->body_fd > 2)
+				cache.lazy_bodies = true;
+			else
+				s->body_fd = 0;
 		} else
 			job.stream = doc_cache_stream_begin(s->source_dir, env, ndocs);
 	}
