@@ -287,20 +287,20 @@ void page_inputs_index(const struct page_inputs *pi, const struct site *s, size_
 {
 	struct digest d;
 	start(&d, pi, 'I');
-	put_word(&d, chunk);
-	/* the site's counts, and every page's letter, part, size and place */
-	put_word(&d, s->ndocs);
-	put_word(&d, s->nres);
-	put_word(&d, s->ntopics);
-	put_word(&d, s->nchunks);
-	for (size_t c = 0; c < s->nchunks; c++) {
-		put_word(&d, (unsigned long long)(unsigned char)s->chunks[c].letter << 32 |
-				     s->chunks[c].part);
-		put_word(&d, s->chunks[c].n);
-		put_str(&d, s->chunks[c].dir);
-	}
-	/* its entries */
+	put_str(&d, s->chunks[chunk].dir);
+	/* the letters, each by its first page's place; this page's letter and
+	 * part, and its neighbours' places (no count: see view_resource_index) */
+	for (size_t c = 0; c < s->nchunks; c++)
+		if (s->chunks[c].part == 1) {
+			put_word(&d, (unsigned long long)(unsigned char)s->chunks[c].letter);
+			put_str(&d, s->chunks[c].dir);
+		}
 	const struct index_chunk *ch = &s->chunks[chunk];
+	put_word(&d, (unsigned long long)(unsigned char)ch->letter << 32 | ch->part);
+	put_str(&d, chunk > 0 ? s->chunks[chunk - 1].dir : NULL);
+	put_str(&d, chunk + 1 < s->nchunks ? s->chunks[chunk + 1].dir : NULL);
+	/* its entries */
+	put_word(&d, ch->n);
 	for (size_t k = 0; k < ch->n; k++)
 		put_pair(&d, pi->res[s->index_order[ch->start + k]].item);
 	digest_end(&d, out);

@@ -15,8 +15,9 @@
  *    citing document's bytes);
  *  - a topic's page: the topic's counts and lists, the entries of the
  *    resources on that page, the titles of the documents it names;
- *  - a page of the A-Z index: the site's counts, the index's layout, the
- *    entries on that page.
+ *  - a page of the A-Z index: the letters (each by its first page's
+ *    place), its own letter, part and neighbours, the entries on that page
+ *    (the site's counts are on the index's first page only).
  * A resource's record is digested whole (every field a view could read), so
  * inputs err on the side of "changed". Other pages (home, the index's
  * landing page, document lists, data files) are always built.

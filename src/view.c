@@ -641,7 +641,13 @@ struct val *view_resource_index(const struct site *s, size_t chunk)
 	bool single = s->nchunks && !strcmp(s->chunks[0].dir, "resources/");
 	const char *dir = chunk < s->nchunks ? s->chunks[chunk].dir : "resources/";
 	struct val *v = base(s, dir, "index", "All resources", NULL, -1);
-	site_counts(s, v);
+	/* the site's and the letters' counts on the index's first page only: a
+	 * page of one letter shows nothing that a resource under another letter
+	 * changes (a new link rewrites its letter's pages, not all 140) */
+	bool whole = single || chunk >= s->nchunks;
+	if (whole)
+		site_counts(s, v);
+	val_setk_bool(v, "counts", whole);
 	const char *root = root_of(v);
 	if (chunk < s->nchunks && !single)
 		val_push(crumbs(v), link_val(root, "All resources", "resources/"));
@@ -661,6 +667,7 @@ struct val *view_resource_index(const struct site *s, size_t chunk)
 		val_setk(e, "url", single ? val_str_own(xasprintf("#ssg-letter-%s", id))
 					 : val_concat(root, s->chunks[c].dir));
 		val_setk_int(e, "count", (long long)n);
+		val_setk_bool(e, "counted", whole);
 	}
 	/* the entries of this page, as letter sections */
 	struct val *letters = val_setk(v, "letters", val_list());

@@ -45,6 +45,11 @@ step "entry description" 200
 # a new link to a resource no document cites
 printf '\n- [A resource nobody cites](https://example.com/nobody-cites-this) - new\n' >> "$md"
 step "new link" 120
+# a resource under a letter the A-Z index had none of (every index page's
+# letters change)
+grep -q '/resources/k/' "$d/out/resources/index.html" && { echo "the portal has a K already: pick another letter"; exit 1; }
+printf '\n- [Kappa notes on kernels](https://example.com/kappa-notes) - new\n' >> "$md"
+step "a new letter in the A-Z index" 100
 # a link to a resource another document cites (its badges' counts change)
 printf '\n- [FlashAttention](https://arxiv.org/abs/2205.14135) - again\n' >> "$d/content/cuda-pytorch-index.md"
 step "link to a cited resource" 250
