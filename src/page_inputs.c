@@ -223,7 +223,7 @@ void page_inputs_doc(const struct page_inputs *pi, const struct site *s, size_t 
 		put_doc_link(&d, pi, (long)rel[i]);
 	int primary = view_doc_topic(s, di);
 	long prev, next;
-	view_doc_neighbours(s, di, primary, &prev, &next);
+	view_doc_neighbours(s, di, &prev, &next);
 	put_word(&d, (unsigned long long)(long long)primary);
 	put_doc_link(&d, pi, prev);
 	put_doc_link(&d, pi, next);

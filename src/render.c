@@ -223,8 +223,8 @@ static const char *record_before(const struct json_reuse *ru, size_t k,
 typedef void (*record_fn)(const struct site *s, size_t i, struct buf *out);
 
 /* Record k of a file (item i of the site): the file in place's bytes when its
- * key is the same, else rendered (both, compared, when checking); where it
- * went is noted in ru->now[k]. reused and differ count. */
+ * key is the same, else rendered (both, compared, when checking); its place
+ * in out is noted in ru->now[k]. reused and differ count. */
 static void put_record_kept(struct buf *out, struct json_reuse *ru, size_t k, const struct site *s,
 			    size_t i, record_fn render, const char oc[2], size_t *reused,
 			    size_t *differ)

@@ -56,10 +56,7 @@ static int doc_topic_of(const struct site *s, size_t d)
 	return best;
 }
 
-int view_doc_topic(const struct site *s, size_t d)
-{
-	return s->doc_primary ? s->doc_primary[d] : doc_topic_of(s, d);
-}
+int view_doc_topic(const struct site *s, size_t d) { return s->doc_primary[d]; }
 
 static void primary_task(void *ctx, size_t d)
 {
@@ -300,26 +297,16 @@ static struct val *doc_toc(const struct doc *d)
 	return toc;
 }
 
-void view_doc_neighbours(const struct site *s, size_t di, int primary, long *prev, long *next)
+void view_doc_neighbours(const struct site *s, size_t di, long *prev, long *next)
 {
+	int primary = s->doc_primary[di];
+	long i = s->doc_topic_pos[di];
 	*prev = *next = -1;
-	if (primary < 0)
+	if (primary < 0 || i < 0)
 		return;
 	const struct topic *t = &s->topics[primary];
-	if (s->doc_topic_pos && s->doc_primary[di] == primary) {
-		long i = s->doc_topic_pos[di];
-		if (i >= 0) {
-			*prev = i > 0 ? (long)t->docs[i - 1] : -1;
-			*next = (size_t)i + 1 < t->ndocs ? (long)t->docs[i + 1] : -1;
-		}
-		return;
-	}
-	for (size_t i = 0; i < t->ndocs; i++)
-		if (t->docs[i] == di) {
-			*prev = i > 0 ? (long)t->docs[i - 1] : -1;
-			*next = i + 1 < t->ndocs ? (long)t->docs[i + 1] : -1;
-			return;
-		}
+	*prev = i > 0 ? (long)t->docs[i - 1] : -1;
+	*next = (size_t)i + 1 < t->ndocs ? (long)t->docs[i + 1] : -1;
 }
 
 struct val *view_doc(const struct site *s, size_t di, const char *body)
@@ -372,7 +359,7 @@ struct val *view_doc(const struct site *s, size_t di, const char *body)
 	val_setk_bool(m, "has_related", nrel > 0);
 	/* previous / next within the primary topic */
 	long prev, next;
-	view_doc_neighbours(s, di, primary, &prev, &next);
+	view_doc_neighbours(s, di, &prev, &next);
 	if (prev >= 0)
 		val_setk(m, "prev", link_val(root, s->docs[prev].title, s->docs[prev].url));
 	if (next >= 0)

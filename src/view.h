@@ -40,9 +40,10 @@ char *view_documents_dir(size_t page);
 struct val *view_resource_index(const struct site *s, size_t chunk);
 struct val *view_quick_reference(const struct site *s);
 struct val *view_not_found(const struct site *s);
-/* The primary topic of a document (where most of its resources sit); -1 none. */
+/* The primary topic of a document (where most of its resources sit); -1 none.
+ * Both this and the next are found once, by view_prepare. */
 int view_doc_topic(const struct site *s, size_t d);
 /* A document's previous and next documents in its primary topic (-1: none). */
-void view_doc_neighbours(const struct site *s, size_t d, int primary, long *prev, long *next);
+void view_doc_neighbours(const struct site *s, size_t d, long *prev, long *next);
 
 #endif
