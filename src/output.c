@@ -17,6 +17,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <stdbool.h>
 #include <unistd.h>
 
@@ -207,8 +208,8 @@ static int make_room(struct output *o, const char *rel)
 /* When the previous site holds relpath with exactly these bytes, hard-link
  * it into the staging folder instead of writing: an unchanged file costs a
  * read, keeps its inode and mtime, and the swap stays all-or-nothing. */
-static bool same_as_before(struct output *o, const char *relpath, const void *data, size_t n,
-			   struct stat *was)
+static bool same_as_before(struct output *o, const char *relpath, const struct str *v, size_t nv,
+			   size_t n, struct stat *was)
 {
 	bool same = false;
 	int fd = openat(o->final_fd, relpath, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
@@ -216,16 +217,25 @@ static bool same_as_before(struct output *o, const char *relpath, const void *da
 	if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (size_t)st.st_size == n) {
 		*was = st;
 		char chunk[65536];
-		size_t off = 0;
+		size_t off = 0, si = 0, so = 0; /* the slice compared next, and where in it */
 		same = true;
 		while (same && off < n) {
 			ssize_t r = read(fd, chunk, n - off < sizeof chunk ? n - off : sizeof chunk);
-			if (r <= 0)
+			if (r <= 0) {
 				same = false;
-			else {
-				same = memcmp(chunk, (const char *)data + off, (size_t)r) == 0;
-				off += (size_t)r;
+				break;
 			}
+			for (size_t k = 0; same && k < (size_t)r && si < nv;) {
+				size_t take = v[si].n - so < (size_t)r - k ? v[si].n - so : (size_t)r - k;
+				same = memcmp(chunk + k, v[si].p + so, take) == 0;
+				k += take;
+				so += take;
+				if (so == v[si].n) {
+					si++;
+					so = 0;
+				}
+			}
+			off += (size_t)r;
 		}
 	}
 	if (fd >= 0)
@@ -233,10 +243,46 @@ static bool same_as_before(struct output *o, const char *relpath, const void *da
 	return same;
 }
 
+/* Write the slices to fd, IOV_BATCH at a time. 0, or -1 with errno set. */
+#define IOV_BATCH 64
+static int write_slices(int fd, const struct str *v, size_t nv)
+{
+	size_t i = 0, skip = 0; /* the slice written next, and its bytes already out */
+	while (i < nv) {
+		struct iovec iov[IOV_BATCH];
+		int k = 0;
+		for (size_t j = i; j < nv && k < IOV_BATCH; j++, k++) {
+			size_t from = j == i ? skip : 0;
+			iov[k] = (struct iovec){(void *)(v[j].p + from), v[j].n - from};
+		}
+		ssize_t w = writev(fd, iov, k);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			if (w == 0)
+				errno = EIO;
+			return -1;
+		}
+		for (size_t left = (size_t)w; left;) {
+			size_t rest = v[i].n - skip;
+			if (left < rest) {
+				skip += left;
+				break;
+			}
+			left -= rest;
+			i++;
+			skip = 0;
+		}
+	}
+	return 0;
+}
+
 bool output_same(struct output *o, const char *relpath, const void *data, size_t n)
 {
 	struct stat was;
-	return o->has_final && path_is_safe_rel(relpath) && same_as_before(o, relpath, data, n, &was);
+	struct str one = {data, n};
+	return o->has_final && path_is_safe_rel(relpath) &&
+	       same_as_before(o, relpath, &one, n > 0, n, &was);
 }
 
 /* Hard-link each unchanged file from the previous site into the staging
@@ -319,7 +365,8 @@ int output_keep(struct output *o, const char *relpath)
 	return 0;
 }
 
-int output_write(struct output *o, const char *relpath, const void *data, size_t n)
+static int write_file(struct output *o, const char *relpath, const struct str *v, size_t nv,
+		      size_t n)
 {
 	if (!path_is_safe_rel(relpath)) {
 		errno = EINVAL;
@@ -328,7 +375,7 @@ int output_write(struct output *o, const char *relpath, const void *data, size_t
 	}
 	/* a first or clean build has no site in place to compare with */
 	struct stat was;
-	if (o->has_final && same_as_before(o, relpath, data, n, &was)) {
+	if (o->has_final && same_as_before(o, relpath, v, nv, n, &was)) {
 		/* linked at commit, and only when something else changed */
 		add_same(o, relpath, &was);
 		return 0;
@@ -343,19 +390,10 @@ int output_write(struct output *o, const char *relpath, const void *data, size_t
 		fail(o, relpath, "cannot write");
 		return -1;
 	}
-	const char *p = data;
-	size_t left = n;
-	while (left) {
-		ssize_t w = write(fd, p, left);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0) {
-			fail(o, relpath, "cannot write");
-			close(fd);
-			return -1;
-		}
-		p += w;
-		left -= (size_t)w;
+	if (write_slices(fd, v, nv)) {
+		fail(o, relpath, "cannot write");
+		close(fd);
+		return -1;
 	}
 	close(fd);
 	pthread_mutex_lock(&o->lock);
@@ -367,6 +405,17 @@ int output_write(struct output *o, const char *relpath, const void *data, size_t
 	}
 	pthread_mutex_unlock(&o->lock);
 	return 0;
+}
+
+int output_write(struct output *o, const char *relpath, const void *data, size_t n)
+{
+	struct str one = {data, n};
+	return write_file(o, relpath, &one, n > 0, n);
+}
+
+int output_write_spans(struct output *o, const char *relpath, const struct spans *s)
+{
+	return write_file(o, relpath, s->v, s->n, s->bytes);
 }
 
 int output_copy(struct output *o, const char *relpath, const char *src)

@@ -23,6 +23,7 @@
 #include <stddef.h>
 
 #include "diag.h"
+#include "spans.h"
 
 struct output {
 	char *final;     /* the output folder */
@@ -55,6 +56,8 @@ struct output {
 int output_begin(struct output *o, const char *dir, struct diags *d);
 /* Write data to relpath (folders made as needed). -1 on failure or an unsafe path. */
 int output_write(struct output *o, const char *relpath, const void *data, size_t n);
+/* The same for a file made of slices (spans.h), written with writev. */
+int output_write_spans(struct output *o, const char *relpath, const struct spans *s);
 /* Whether the previous site holds relpath with exactly these bytes. */
 bool output_same(struct output *o, const char *relpath, const void *data, size_t n);
 /* Keep the previous site's relpath as it is (the caller knows its bytes

@@ -1,6 +1,7 @@
 /* render: template lookup and the machine-readable outputs (see render.h). */
 #include "render.h"
 #include "digest.h"
+#include "spans.h"
 #include "embedded.h"
 #include "hash.h"
 #include "html.h"
@@ -175,11 +176,115 @@ static int cmp_strp_bsearch(const void *key, const void *elem)
 	return strcmp(key, *(char *const *)elem);
 }
 
+/* ---- a data file as it is made: rendered pieces and kept ones ------------- */
+
+/* One piece of the file: rendered (at in the writer's buffer) or kept (at in
+ * the file in place). */
+struct piece {
+	bool kept;
+	size_t at, len;
+};
+
+/* The bytes a writer renders go to buf; the file is its pieces, in order. */
+struct data_writer {
+	struct buf buf;
+	struct piece *v;
+	size_t n, cap;
+	size_t pos;      /* the file's bytes up to the end of the last piece */
+	size_t mark;     /* buf.n at the end of the last rendered piece */
+	const char *old; /* the file in place, when records are kept from it */
+	size_t nold;
+};
+
+static void dw_piece(struct data_writer *w, bool kept, size_t at, size_t len)
+{
+	if (!len)
+		return;
+	w->pos += len;
+	if (w->n) {
+		struct piece *l = &w->v[w->n - 1];
+		if (l->kept == kept && l->at + l->len == at) {
+			l->len += len;
+			return;
+		}
+	}
+	w->v = xgrow(w->v, &w->cap, w->n + 1, sizeof *w->v);
+	w->v[w->n++] = (struct piece){kept, at, len};
+}
+
+/* The bytes rendered since the last piece become one. */
+static void dw_flush(struct data_writer *w)
+{
+	dw_piece(w, false, w->mark, w->buf.n - w->mark);
+	w->mark = w->buf.n;
+}
+
+/* Where the writer's next byte lands, counted from its first. */
+static size_t dw_at(const struct data_writer *w)
+{
+	return w->pos + (w->buf.n - w->mark);
+}
+
+/* len bytes of the file in place, at p, as they are. */
+static void dw_keep(struct data_writer *w, const char *p, size_t len)
+{
+	dw_flush(w);
+	dw_piece(w, true, (size_t)(p - w->old), len);
+}
+
+/* A separator between records: taken from the file in place when the last
+ * piece was kept and the same separator follows it there (so that a run of
+ * kept records stays one piece), else rendered. */
+static void dw_sep(struct data_writer *w, const char *sep)
+{
+	size_t n = strlen(sep);
+	if (w->buf.n == w->mark && w->n && w->v[w->n - 1].kept) {
+		struct piece *l = &w->v[w->n - 1];
+		size_t end = l->at + l->len;
+		if (end <= w->nold && n <= w->nold - end && !memcmp(w->old + end, sep, n)) {
+			l->len += n;
+			w->pos += n;
+			return;
+		}
+	}
+	buf_puts(&w->buf, sep);
+}
+
+/* The writer's pieces, in order, appended to s as slices (call last). */
+static void dw_spans(struct data_writer *w, struct spans *s)
+{
+	dw_flush(w);
+	for (size_t i = 0; i < w->n; i++)
+		spans_add(s, (w->v[i].kept ? w->old : w->buf.p) + w->v[i].at, w->v[i].len);
+}
+
+static struct data_writer *dw_new(struct data_file *f, size_t n, const struct json_reuse *ru)
+{
+	f->w = xcalloc(n + 1, sizeof *f->w);
+	f->nw = n;
+	for (size_t i = 0; i < n; i++) {
+		f->w[i].old = ru ? ru->bytes : NULL;
+		f->w[i].nold = ru ? ru->nbytes : 0;
+	}
+	return f->w;
+}
+
+void data_file_free(struct data_file *f)
+{
+	for (size_t i = 0; i < f->nw; i++) {
+		buf_free(&f->w[i].buf);
+		free(f->w[i].v);
+	}
+	free(f->w);
+	spans_free(&f->spans);
+	memset(f, 0, sizeof *f);
+}
+
 /* resources.json's resources, JSON_CHUNK at a time. */
 #define JSON_CHUNK 2048
 struct json_chunks {
 	const struct site *s;
-	struct buf *bufs;
+	struct data_writer *w; /* per chunk */
 	size_t n;
 	struct json_reuse *reuse;
 	size_t *reused, *differ; /* per chunk */
@@ -224,37 +329,46 @@ typedef void (*record_fn)(const struct site *s, size_t i, struct buf *out);
 
 /* Record k of a file (item i of the site): the file in place's bytes when its
  * key is the same, else rendered (both, compared, when checking); its place
- * in out is noted in ru->now[k]. reused and differ count. */
-static void put_record_kept(struct buf *out, struct json_reuse *ru, size_t k, const struct site *s,
-			    size_t i, record_fn render, const char oc[2], size_t *reused,
-			    size_t *differ)
+ * in the writer's bytes is noted in ru->now[k]. reused and differ count. */
+static void put_record_kept(struct data_writer *w, struct json_reuse *ru, size_t k,
+			    const struct site *s, size_t i, record_fn render, const char oc[2],
+			    size_t *reused, size_t *differ)
 {
-	size_t at = out->n, len = 0;
+	size_t at = dw_at(w), len = 0;
 	const char *kept = ru ? record_before(ru, k, ru->keys[k], &len, oc[0], oc[1]) : NULL;
 	if (kept && !ru->check) {
-		buf_put(out, kept, len);
+		dw_keep(w, kept, len);
 		++*reused;
 	} else {
-		render(s, i, out);
+		size_t from = w->buf.n;
+		render(s, i, &w->buf);
 		if (kept) {
 			++*reused;
-			*differ += out->n - at != len || memcmp(out->p + at, kept, len);
+			*differ += w->buf.n - from != len || memcmp(w->buf.p + from, kept, len);
 		}
 	}
 	if (ru) {
 		memcpy(ru->now[k].key, ru->keys[k], sizeof ru->now[k].key);
 		ru->now[k].at = at;
-		ru->now[k].len = out->n - at;
+		ru->now[k].len = dw_at(w) - at;
 	}
 }
 
-/* The digest of the whole file made, for its records to be trusted next time. */
-static void sum_made(struct json_reuse *ru, const struct buf *out)
+/* The writers' pieces as f's slices, each writer's records (now[first..])
+ * moved by where the writer starts in the file; then the file's digest. */
+static void join_writers(struct data_file *f, struct json_reuse *ru, const size_t *first)
 {
-	struct digest d;
-	digest_start(&d);
-	digest_feed(&d, out->p, out->n);
-	digest_end(&d, ru->sum);
+	size_t offset = 0;
+	for (size_t i = 0; i < f->nw; i++) {
+		dw_flush(&f->w[i]);
+		if (ru)
+			for (size_t k = first[i]; k < first[i + 1]; k++)
+				ru->now[k].at += offset;
+		offset += f->w[i].pos;
+		dw_spans(&f->w[i], &f->spans);
+	}
+	if (ru)
+		spans_digest(&f->spans, ru->sum);
 }
 
 static void resource_record(const struct site *s, size_t ri, struct buf *out);
@@ -263,13 +377,12 @@ static void resources_chunk(void *ctx, size_t ci)
 {
 	struct json_chunks *jc = ctx;
 	const struct site *s = jc->s;
-	struct json_reuse *ru = jc->reuse;
-	struct buf *out = &jc->bufs[ci];
+	struct data_writer *w = &jc->w[ci];
 	size_t end = (ci + 1) * JSON_CHUNK < s->nres ? (ci + 1) * JSON_CHUNK : s->nres;
 	for (size_t i = ci * JSON_CHUNK; i < end; i++) {
-		put_record_kept(out, ru, i, s, i, resource_record, "{}", &jc->reused[ci],
+		put_record_kept(w, jc->reuse, i, s, i, resource_record, "{}", &jc->reused[ci],
 				&jc->differ[ci]);
-		buf_puts(out, i + 1 < s->nres ? ",\n" : "\n");
+		dw_sep(w, i + 1 < s->nres ? ",\n" : "\n");
 	}
 }
 
@@ -327,8 +440,13 @@ static void resource_record(const struct site *s, size_t ri, struct buf *out)
 	buf_puts(out, "]}");
 }
 
-void render_resources_json(const struct site *s, struct buf *out, struct json_reuse *reuse)
+void render_resources_json(const struct site *s, struct data_file *f, struct json_reuse *reuse)
 {
+	/* writers: the documents, the resources in chunks on the site's
+	 * threads, the end; joined in order */
+	size_t nchunks = (s->nres + JSON_CHUNK - 1) / JSON_CHUNK;
+	struct data_writer *w = dw_new(f, nchunks + 2, reuse);
+	struct buf *out = &w[0].buf;
 	buf_puts(out, "{");
 	json_str(out, "$schema", "assets/resources.schema.json");
 	buf_putc(out, ',');
@@ -345,29 +463,25 @@ void render_resources_json(const struct site *s, struct buf *out, struct json_re
 		buf_puts(out, i + 1 < s->ndocs ? "},\n" : "}\n");
 	}
 	buf_puts(out, "],\"resources\":[\n");
-	/* the resources in chunks on the site's threads, joined in order */
-	struct json_chunks jc = {s, NULL, (s->nres + JSON_CHUNK - 1) / JSON_CHUNK, reuse, NULL, NULL};
-	jc.bufs = xcalloc(jc.n + 1, sizeof *jc.bufs);
-	jc.reused = xcalloc(jc.n + 1, sizeof *jc.reused);
-	jc.differ = xcalloc(jc.n + 1, sizeof *jc.differ);
-	pool_run(s->jobs, jc.n, resources_chunk, &jc);
-	for (size_t i = 0; i < jc.n; i++) {
+	struct json_chunks jc = {s, w + 1, nchunks, reuse, NULL, NULL};
+	jc.reused = xcalloc(nchunks + 1, sizeof *jc.reused);
+	jc.differ = xcalloc(nchunks + 1, sizeof *jc.differ);
+	pool_run(s->jobs, nchunks, resources_chunk, &jc);
+	buf_puts(&w[nchunks + 1].buf, "]}\n");
+	/* writer i holds records first[i] to first[i + 1] */
+	size_t *first = xcalloc(nchunks + 3, sizeof *first);
+	for (size_t i = 0; i < nchunks; i++) {
+		first[i + 1] = i * JSON_CHUNK;
 		if (reuse) {
-			size_t end = (i + 1) * JSON_CHUNK < s->nres ? (i + 1) * JSON_CHUNK : s->nres;
-			for (size_t k = i * JSON_CHUNK; k < end; k++)
-				reuse->now[k].at += out->n;
 			reuse->reused += jc.reused[i];
 			reuse->differ += jc.differ[i];
 		}
-		buf_put(out, jc.bufs[i].p, jc.bufs[i].n);
-		buf_free(&jc.bufs[i]);
 	}
-	free(jc.bufs);
+	first[nchunks + 1] = first[nchunks + 2] = s->nres;
+	join_writers(f, reuse, first);
+	free(first);
 	free(jc.reused);
 	free(jc.differ);
-	buf_puts(out, "]}\n");
-	if (reuse)
-		sum_made(reuse, out);
 }
 
 /* One search entry: ["kind","title","url","extra"], written straight out. */
@@ -388,15 +502,24 @@ static void search_entry(struct buf *out, bool *first, const char *kind, const c
 	buf_puts(out, "\"]");
 }
 
-void render_search_index_js(const struct buf *json, struct buf *out)
+void render_search_index_js(const struct spans *json, struct spans *out)
 {
 	/* the same index as a script, for pages opened from file:// */
+	spans_add(out, "window.SSG_SEARCH_INDEX=", strlen("window.SSG_SEARCH_INDEX="));
 	size_t n = json->n;
-	while (n && json->p[n - 1] == '\n')
-		n--;
-	buf_puts(out, "window.SSG_SEARCH_INDEX=");
-	buf_put(out, json->p, n);
-	buf_puts(out, ";\n");
+	size_t last = n ? json->v[n - 1].n : 0;
+	/* without the newlines that end the index (in its last slices) */
+	while (n) {
+		while (last && json->v[n - 1].p[last - 1] == '\n')
+			last--;
+		if (last)
+			break;
+		if (--n)
+			last = json->v[n - 1].n;
+	}
+	for (size_t i = 0; i < n; i++)
+		spans_add(out, json->v[i].p, i + 1 < n ? json->v[i].n : last);
+	spans_add(out, ";\n", 2);
 }
 
 /* A document's entry and its sections' (record i of the index). */
@@ -426,36 +549,39 @@ static void search_resource(const struct site *s, size_t i, struct buf *out)
 	free(url);
 }
 
-void render_search_index(const struct site *s, struct buf *out, struct json_reuse *reuse)
+void render_search_index(const struct site *s, struct data_file *f, struct json_reuse *reuse)
 {
 	/* compact: [kind, title, url relative to root, extra text] */
 	size_t reused = 0, differ = 0;
-	buf_putc(out, '[');
+	struct data_writer *w = dw_new(f, 1, reuse);
+	buf_putc(&w->buf, '[');
 	for (size_t i = 0; i < s->ndocs; i++) {
 		if (i)
-			buf_puts(out, ",\n");
-		put_record_kept(out, reuse, i, s, i, search_doc, "[]", &reused, &differ);
+			dw_sep(w, ",\n");
+		put_record_kept(w, reuse, i, s, i, search_doc, "[]", &reused, &differ);
 	}
 	bool first = !s->ndocs;
 	for (size_t i = 0; i < s->ntopics; i++) {
 		if (!s->topics[i].nresources)
 			continue;
 		char *url = xasprintf("topic/%s/", s->topics[i].id);
-		search_entry(out, &first, "t", s->topics[i].title, url, NULL, s->topics[i].description);
+		search_entry(&w->buf, &first, "t", s->topics[i].title, url, NULL,
+			     s->topics[i].description);
 		free(url);
 	}
 	for (size_t i = 0; i < s->nres; i++) {
 		if (!first)
-			buf_puts(out, ",\n");
+			dw_sep(w, ",\n");
 		first = false;
-		put_record_kept(out, reuse, s->ndocs + i, s, i, search_resource, "[]", &reused,
+		put_record_kept(w, reuse, s->ndocs + i, s, i, search_resource, "[]", &reused,
 				&differ);
 	}
-	buf_puts(out, "]\n");
+	buf_puts(&w->buf, "]\n");
+	size_t firsts[2] = {0, s->ndocs + s->nres};
+	join_writers(f, reuse, firsts);
 	if (reuse) {
 		reuse->reused += reused;
 		reuse->differ += differ;
-		sum_made(reuse, out);
 	}
 }
 

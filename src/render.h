@@ -7,6 +7,7 @@
 
 #include "buf.h"
 #include "model.h"
+#include "spans.h"
 #include "mustache.h"
 
 struct template_source {
@@ -48,13 +49,26 @@ struct json_reuse {
 	unsigned long long sum[2];        /* after the call: the digest of the whole file */
 };
 
-/* reuse: NULL to render every record. */
-void render_resources_json(const struct site *s, struct buf *out, struct json_reuse *reuse);
+/* A data file made: its bytes as slices (spans.h) of the buffers it owns
+ * and of the file in place (json_reuse.bytes), which must stay mapped until
+ * the file is written. A run of records kept from the file in place is one
+ * slice: an edit's resources.json is a few slices, not 55 MB copied twice. */
+struct data_writer;
+struct data_file {
+	struct spans spans;
+	struct data_writer *w; /* the owned buffers */
+	size_t nw;
+};
+void data_file_free(struct data_file *f);
+
+/* reuse: NULL to render every record. f: zeroed. */
+void render_resources_json(const struct site *s, struct data_file *f, struct json_reuse *reuse);
 /* reuse: NULL to render every record; else keys and now are per document,
- * then per resource. */
-void render_search_index(const struct site *s, struct buf *out, struct json_reuse *reuse);
-/* search-index.js: the index as a script setting window.SSG_SEARCH_INDEX. */
-void render_search_index_js(const struct buf *json, struct buf *out);
+ * then per resource. f: zeroed. */
+void render_search_index(const struct site *s, struct data_file *f, struct json_reuse *reuse);
+/* search-index.js: the index as a script setting window.SSG_SEARCH_INDEX,
+ * as slices of json's and two of its own. */
+void render_search_index_js(const struct spans *json, struct spans *out);
 void render_sitemap(const struct site *s, struct buf *out);
 void render_robots(const struct site *s, struct buf *out);
 /* The Atom feed: the RENDER_FEED_MAX newest documents. */

@@ -329,25 +329,28 @@ static const struct {
 
 static void write_data_file(struct render_job *j, struct site *s, struct output *out, size_t i)
 {
-	struct buf b = BUF_INIT;
-	if (data_files[i].render)
+	if (data_files[i].render) {
+		struct buf b = BUF_INIT;
 		data_files[i].render(s, &b);
-	else {
-		if (i == DATA_RESOURCES)
-			render_resources_json(s, &b, &j->data[i]);
-		else
-			render_search_index(s, &b, &j->data[i]);
-		j->data_size[i] = b.n;
+		output_write(out, data_files[i].path, buf_cstr(&b), b.n);
+		buf_free(&b);
+		return;
 	}
-	output_write(out, data_files[i].path, buf_cstr(&b), b.n);
+	struct data_file f = {0};
+	if (i == DATA_RESOURCES)
+		render_resources_json(s, &f, &j->data[i]);
+	else
+		render_search_index(s, &f, &j->data[i]);
+	j->data_size[i] = f.spans.bytes;
+	output_write_spans(out, data_files[i].path, &f.spans);
 	if (i == DATA_SEARCH) {
 		/* the same index as a script: rendered once, written twice */
-		struct buf js = BUF_INIT;
-		render_search_index_js(&b, &js);
-		output_write(out, "search-index.js", buf_cstr(&js), js.n);
-		buf_free(&js);
+		struct spans js = SPANS_INIT;
+		render_search_index_js(&f.spans, &js);
+		output_write_spans(out, "search-index.js", &js);
+		spans_free(&js);
 	}
-	buf_free(&b);
+	data_file_free(&f);
 }
 
 static void render_one(void *ctx, size_t i)
