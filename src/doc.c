@@ -4,6 +4,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+void doc_free_str(const struct doc *d, char *str)
+{
+	if (!d->strings || str < d->strings || str >= d->strings + d->strings_size)
+		free(str);
+}
+
 void doc_free(struct doc *d)
 {
 	free(d->relpath);
@@ -17,28 +23,29 @@ void doc_free(struct doc *d)
 		cmark_node_free(d->tree);
 	free(d->body);
 	for (size_t i = 0; i < d->nanchors; i++)
-		free(d->anchors[i]);
+		doc_free_str(d, d->anchors[i]);
 	free(d->anchors);
 	for (size_t i = 0; i < d->nheadings; i++) {
-		free(d->headings[i].text);
-		free(d->headings[i].id);
+		doc_free_str(d, d->headings[i].text);
+		doc_free_str(d, d->headings[i].id);
 	}
 	free(d->headings);
 	for (size_t i = 0; i < d->ncites; i++) {
 		struct citation *c = &d->cites[i];
-		free(c->url);
-		free(c->canonical);
-		free(c->text);
-		free(c->title);
-		free(c->desc);
+		doc_free_str(d, c->url);
+		doc_free_str(d, c->canonical);
+		doc_free_str(d, c->text);
+		doc_free_str(d, c->title);
+		doc_free_str(d, c->desc);
 	}
 	free(d->cites);
 	for (size_t i = 0; i < d->nilinks; i++) {
-		free(d->ilinks[i].url);
+		doc_free_str(d, d->ilinks[i].url);
 		free(d->ilinks[i].anchor);
 		free(d->ilinks[i].resolved);
 	}
 	free(d->ilinks);
 	diags_free(&d->diags);
+	free(d->strings);
 	memset(d, 0, sizeof *d);
 }

@@ -69,6 +69,10 @@ struct doc {
 	size_t ncites, capcites;
 	struct ilink *ilinks;
 	size_t nilinks, capilinks;
+	char *strings;        /* NULL, or one block holding the strings of anchors,
+			       * headings, citations and links (a document from
+			       * the cache: one allocation, not hundreds) */
+	size_t strings_size;
 	unsigned long long hash;  /* the first half of the file's digest */
 	long words;
 	bool ok;          /* read and parsed */
@@ -76,6 +80,8 @@ struct doc {
 };
 
 void doc_free(struct doc *d);
+/* Free one of d's strings: nothing when it lies in d's block of strings. */
+void doc_free_str(const struct doc *d, char *str);
 /* Plain text of a subtree (text, code, line breaks as spaces). */
 char *doc_node_text(cmark_node *n);
 

@@ -574,6 +574,7 @@ int doc_cache_stream_end(struct doc_cache_stream *st)
 struct reader {
 	const unsigned char *p, *end;
 	bool bad;
+	char *used; /* the end of what get_doc_str filled */
 };
 
 static uint32_t get_u32(struct reader *r)
@@ -608,6 +609,26 @@ static char *get_str(struct reader *r)
 		return NULL;
 	}
 	char *s = xstrndup((const char *)r->p, n);
+	r->p += n;
+	return s;
+}
+
+/* The same, copied into d's block of strings (see get_doc). */
+static char *get_doc_str(struct reader *r, struct doc *d)
+{
+	uint32_t n = get_u32(r);
+	if (n == NONE || r->bad)
+		return NULL;
+	size_t room = d->strings_size - (size_t)(r->used - d->strings);
+	if ((size_t)(r->end - r->p) < n || room < (size_t)n + 1) {
+		r->bad = true;
+		r->p = r->end;
+		return NULL;
+	}
+	char *s = r->used;
+	memcpy(s, r->p, n);
+	s[n] = '\0';
+	r->used += n + 1;
 	r->p += n;
 	return s;
 }
@@ -670,16 +691,21 @@ static void get_doc(struct reader *r, struct doc *d, const char *base)
 		}
 	} else
 		d->body = get_str(r);
+	/* the strings from here on, each with its NUL where the file has a
+	 * 4-byte length, fit in the bytes left */
+	d->strings_size = (size_t)(r->end - r->p) + 1;
+	d->strings = xmalloc(d->strings_size);
+	r->used = d->strings;
 	d->nanchors = d->capanchors = get_count(r, 4);
 	d->anchors = xcalloc(d->nanchors + 1, sizeof *d->anchors);
 	for (size_t i = 0; i < d->nanchors; i++)
-		d->anchors[i] = get_str(r);
+		d->anchors[i] = get_doc_str(r, d);
 	d->nheadings = get_count(r, 32);
 	d->headings = xcalloc(d->nheadings + 1, sizeof *d->headings);
 	for (size_t i = 0; i < d->nheadings; i++) {
 		struct heading *h = &d->headings[i];
-		h->text = get_str(r);
-		h->id = get_str(r);
+		h->text = get_doc_str(r, d);
+		h->id = get_doc_str(r, d);
 		h->level = (int)get_int(r);
 		h->line = (int)get_int(r);
 		h->parent = (int)get_int(r);
@@ -688,11 +714,11 @@ static void get_doc(struct reader *r, struct doc *d, const char *base)
 	d->cites = xcalloc(d->ncites + 1, sizeof *d->cites);
 	for (size_t i = 0; i < d->ncites; i++) {
 		struct citation *c = &d->cites[i];
-		c->url = get_str(r);
-		c->canonical = get_str(r);
-		c->text = get_str(r);
-		c->title = get_str(r);
-		c->desc = get_str(r);
+		c->url = get_doc_str(r, d);
+		c->canonical = get_doc_str(r, d);
+		c->text = get_doc_str(r, d);
+		c->title = get_doc_str(r, d);
+		c->desc = get_doc_str(r, d);
 		c->line = (int)get_int(r);
 		c->col = (int)get_int(r);
 		c->heading = (int)get_int(r);
@@ -704,7 +730,7 @@ static void get_doc(struct reader *r, struct doc *d, const char *base)
 	d->nilinks = d->capilinks = get_count(r, 20);
 	d->ilinks = xcalloc(d->nilinks + 1, sizeof *d->ilinks);
 	for (size_t i = 0; i < d->nilinks; i++) {
-		d->ilinks[i].url = get_str(r);
+		d->ilinks[i].url = get_doc_str(r, d);
 		d->ilinks[i].line = (int)get_int(r);
 		d->ilinks[i].col = (int)get_int(r);
 		d->ilinks[i].target = -1;
@@ -774,7 +800,7 @@ static bool load_index(struct doc_cache *c, const char *source_dir, size_t head)
 	const size_t ml = strlen(INDEX_MAGIC);
 	ok = ok && b.n >= ml && !memcmp(b.p, INDEX_MAGIC, ml);
 	struct reader r = {(const unsigned char *)b.p + (ok ? ml : 0),
-			   (const unsigned char *)b.p + b.n, !ok};
+			   (const unsigned char *)b.p + b.n, !ok, NULL};
 	for (size_t k = 0; k < 5 && !r.bad; k++)
 		if (get_u64(&r) != c->id[k])
 			r.bad = true;
@@ -826,7 +852,7 @@ void doc_cache_load(struct doc_cache *c, const char *source_dir, const char env[
 		return;
 	}
 	struct reader r = {(const unsigned char *)c->data + wl,
-			   (const unsigned char *)c->data + c->len, false};
+			   (const unsigned char *)c->data + c->len, false, NULL};
 	size_t cap = 0, capat = 0, capsize = 0;
 	c->clean_end = wl;
 	while (r.p < r.end) {
@@ -834,7 +860,7 @@ void doc_cache_load(struct doc_cache *c, const char *source_dir, const char env[
 		uint32_t len = get_u32(&r);
 		if (r.bad || (size_t)(r.end - r.p) < len)
 			break;
-		struct reader e = {r.p, r.p + len, false};
+		struct reader e = {r.p, r.p + len, false, NULL};
 		char *rel = get_str(&e);
 		if (e.bad || !rel) {
 			free(rel);
@@ -900,7 +926,7 @@ bool doc_cache_get(const struct doc_cache *c, const char *relpath,
 	const char *entry = entry_of(c, relpath, &n);
 	if (!entry)
 		return false;
-	struct reader r = {(const unsigned char *)entry + 4, (const unsigned char *)entry + n, false};
+	struct reader r = {(const unsigned char *)entry + 4, (const unsigned char *)entry + n, false, NULL};
 	free(get_str(&r));
 	if (get_u64(&r) != digest[0] || get_u64(&r) != digest[1] || r.bad)
 		return false;

@@ -205,7 +205,7 @@ void model_build(struct site *s)
 				continue;
 			if (al.n) {
 				char *aliased = taxonomy_alias(&al, c->canonical);
-				free(c->canonical);
+				doc_free_str(doc, c->canonical);
 				c->canonical = aliased;
 			}
 			long ri = model_resource(s, c->canonical);
