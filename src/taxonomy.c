@@ -10,6 +10,7 @@
 #include "xalloc.h"
 
 #include <ctype.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -87,7 +88,9 @@ struct classify_ctx {
 	struct phrase_set head_words; /* every topic's heading rules, the same */
 	unsigned char **heads;   /* per document: nheadings x ntopics, 1 when a heading
 				  * rule of the topic matches the section or a section
-				  * around it (not the document's title) */
+				  * around it (not the document's title); NULL for a
+				  * document that no resource classified anew cites */
+	bool *need_heads;        /* per document: whether heads are made for it */
 	char **overrides;        /* per override: its URL, canonical (or NULL) */
 };
 
@@ -107,6 +110,8 @@ static void heads_of_doc(void *ctx, size_t d)
 	const struct site *s = x->s;
 	size_t nt = s->cfg.ntopics;
 	const struct doc *doc = &s->docs[d];
+	if (!x->need_heads[d])
+		return;
 	unsigned char *h = xcalloc(doc->nheadings * nt + 1, 1);
 	bool *hit = xcalloc(nt + 1, sizeof *hit);
 	for (size_t i = 0; i < doc->nheadings; i++) {
@@ -132,6 +137,13 @@ static void prepare_heads(struct classify_ctx *x)
 		add_lowered(&x->head_words, s->cfg.topics[t].match.headings,
 			    s->cfg.topics[t].match.nheadings, t);
 	x->heads = xcalloc(s->ndocs + 1, sizeof *x->heads);
+	/* only for the documents citing a resource classified anew: the others
+	 * take their classes from the last build (classify_one) */
+	x->need_heads = xcalloc(s->ndocs + 1, sizeof *x->need_heads);
+	for (size_t ri = 0; ri < s->nres; ri++)
+		if (s->check_inputs || !s->memo_hit[ri])
+			for (size_t i = 0; i < s->res[ri].nrefs; i++)
+				x->need_heads[s->res[ri].refs[i].doc] = true;
 	pool_run(s->jobs, s->ndocs, heads_of_doc, x);
 }
 
@@ -193,6 +205,7 @@ static void classify_ctx_free(struct classify_ctx *x)
 	for (size_t d = 0; d < x->s->ndocs; d++)
 		free(x->heads[d]);
 	free(x->heads);
+	free(x->need_heads);
 }
 
 /* Everything a resource is called and described as, lower-cased, each
@@ -404,16 +417,45 @@ static int cmp_doc_count(const void *a, const void *b, void *ctx)
 	return x < y ? -1 : x > y;
 }
 
+/* A resource's place in the title order, compared first by the first eight
+ * bytes of its title as strcasecmp sees them (lower-cased, a short title
+ * padded with the NUL that ends it), in one word next to its index: most
+ * comparisons are settled without reaching the titles themselves. */
+struct title_key {
+	uint64_t prefix;
+	size_t ri;
+};
+
+static uint64_t title_prefix(const char *t)
+{
+	uint64_t k = 0;
+	size_t i = 0;
+	for (; i < 8 && t[i]; i++)
+		k = k << 8 | (unsigned char)tolower((unsigned char)t[i]);
+	return i ? k << (8 * (8 - i)) : 0;
+}
+
+static int cmp_title_key(const void *a, const void *b, void *ctx)
+{
+	const struct title_key *x = a, *y = b;
+	if (x->prefix != y->prefix)
+		return x->prefix < y->prefix ? -1 : 1;
+	return cmp_res_title(&x->ri, &y->ri, ctx);
+}
+
 /* The two halves of the resources, sorted by title on two threads. */
 struct title_halves {
 	struct site *s;
-	size_t *v[2], n[2];
+	struct title_key *v[2];
+	size_t n[2];
 };
 
 static void sort_half(void *ctx, size_t i)
 {
 	struct title_halves *h = ctx;
-	qsort_r(h->v[i], h->n[i], sizeof *h->v[i], cmp_res_title, h->s);
+	for (size_t k = 0; k < h->n[i]; k++)
+		h->v[i][k].prefix = title_prefix(h->s->res[h->v[i][k].ri].title);
+	qsort_r(h->v[i], h->n[i], sizeof *h->v[i], cmp_title_key, h->s);
 }
 
 /* Every list of resources by title follows one order, sorted once: each half
@@ -421,21 +463,22 @@ static void sort_half(void *ctx, size_t i)
  * totally, so this is the order one sort gives). */
 static void order_by_title(struct site *s)
 {
-	size_t n = s->nres, *all = xcalloc(n + 1, sizeof *all);
+	size_t n = s->nres;
+	struct title_key *all = xcalloc(n + 1, sizeof *all);
 	for (size_t i = 0; i < n; i++)
-		all[i] = i;
+		all[i].ri = i;
 	struct title_halves h = {s, {all, all + n / 2}, {n / 2, n - n / 2}};
 	pool_run(s->jobs, 2, sort_half, &h);
 	s->title_order = xcalloc(n + 1, sizeof *s->title_order);
 	size_t a = 0, b = 0, k = 0;
 	while (a < h.n[0] && b < h.n[1])
-		s->title_order[k++] = cmp_res_title(&h.v[0][a], &h.v[1][b], s) <= 0
-					      ? h.v[0][a++]
-					      : h.v[1][b++];
+		s->title_order[k++] = cmp_title_key(&h.v[0][a], &h.v[1][b], s) <= 0
+					      ? h.v[0][a++].ri
+					      : h.v[1][b++].ri;
 	while (a < h.n[0])
-		s->title_order[k++] = h.v[0][a++];
+		s->title_order[k++] = h.v[0][a++].ri;
 	while (b < h.n[1])
-		s->title_order[k++] = h.v[1][b++];
+		s->title_order[k++] = h.v[1][b++].ri;
 	free(all);
 	for (size_t i = 0; i < n; i++)
 		s->res[s->title_order[i]].title_rank = i;
