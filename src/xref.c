@@ -168,21 +168,58 @@ void xref_resolve(struct site *s)
 			resolve_link(s, &s->docs[i], &s->docs[i].ilinks[k]);
 }
 
-static size_t related_of(const struct site *s, size_t d, size_t *out, size_t max);
+/* What scoring one document needs, kept from one document to the next:
+ * a score per document (back to zero after each) and a mark per resource
+ * (the document it was last counted for, plus one). */
+struct related_scratch {
+	double *score;
+	size_t *touched, captouched;
+	size_t *seen_by;
+};
+
+static void scratch_init(struct related_scratch *x, const struct site *s)
+{
+	x->score = xcalloc(s->ndocs + 1, sizeof *x->score);
+	x->touched = NULL;
+	x->captouched = 0;
+	x->seen_by = xcalloc(s->nres + 1, sizeof *x->seen_by);
+}
+
+static void scratch_free(struct related_scratch *x)
+{
+	free(x->score);
+	free(x->touched);
+	free(x->seen_by);
+}
+
+static size_t related_of(const struct site *s, size_t d, size_t *out, size_t max,
+			 struct related_scratch *x);
 
 size_t xref_related(const struct site *s, size_t d, size_t *out, size_t max)
 {
-	if (!s->related || max > XREF_RELATED_SHOWN)
-		return related_of(s, d, out, max);
+	if (!s->related || max > XREF_RELATED_SHOWN) {
+		struct related_scratch x;
+		scratch_init(&x, s);
+		size_t n = related_of(s, d, out, max, &x);
+		scratch_free(&x);
+		return n;
+	}
 	size_t n = s->related[d].n < max ? s->related[d].n : max;
 	memcpy(out, s->related[d].v, n * sizeof *out);
 	return n;
 }
 
-static void related_task(void *ctx, size_t d)
+/* Documents in runs of RELATED_RUN, each run with one scratch. */
+#define RELATED_RUN 256
+static void related_task(void *ctx, size_t run)
 {
 	struct site *s = ctx;
-	s->related[d].n = related_of(s, d, s->related[d].v, XREF_RELATED_SHOWN);
+	struct related_scratch x;
+	scratch_init(&x, s);
+	size_t end = (run + 1) * RELATED_RUN < s->ndocs ? (run + 1) * RELATED_RUN : s->ndocs;
+	for (size_t d = run * RELATED_RUN; d < end; d++)
+		s->related[d].n = related_of(s, d, s->related[d].v, XREF_RELATED_SHOWN, &x);
+	scratch_free(&x);
 }
 
 void xref_related_all(struct site *s, int jobs)
@@ -190,27 +227,27 @@ void xref_related_all(struct site *s, int jobs)
 	free(s->related);
 	s->related = xcalloc(s->ndocs + 1, sizeof *s->related);
 	/* related_of never reads s->related: filling it in parallel is safe */
-	pool_run(jobs, s->ndocs, related_task, s);
+	pool_run(jobs, (s->ndocs + RELATED_RUN - 1) / RELATED_RUN, related_task, s);
 }
 
-static size_t related_of(const struct site *s, size_t d, size_t *out, size_t max)
+static size_t related_of(const struct site *s, size_t d, size_t *out, size_t max,
+			 struct related_scratch *x)
 {
 	/* score = shared resources, each weighted by how rare it is; resources
 	 * that many documents cite relate nothing in particular (and would make
 	 * this quadratic). Only the documents touched are visited. */
 	size_t cap = XREF_RELATED_MAX_CITERS;
 	const struct doc *doc = &s->docs[d];
-	double *score = xcalloc(s->ndocs + 1, sizeof *score);
-	size_t *touched = NULL, ntouched = 0, captouched = 0;
-	struct hash seen = HASH_INIT;
+	double *score = x->score;
+	size_t ntouched = 0;
 	for (size_t i = 0; i < doc->ncites; i++) {
 		long ri = doc->cites[i].resource;
 		if (ri < 0)
 			continue;
 		const struct resource *r = &s->res[ri];
-		if (r->ndocs > cap || r->ndocs < 2 || hash_get(&seen, r->canonical, NULL))
+		if (r->ndocs > cap || r->ndocs < 2 || x->seen_by[ri] == d + 1)
 			continue;
-		hash_put(&seen, r->canonical, 0);
+		x->seen_by[ri] = d + 1;
 		size_t last = (size_t)-1;
 		for (size_t k = 0; k < r->nrefs; k++) {
 			size_t o = r->refs[k].doc;
@@ -218,13 +255,14 @@ static size_t related_of(const struct site *s, size_t d, size_t *out, size_t max
 				continue;
 			last = o;
 			if (score[o] == 0) {
-				touched = xgrow(touched, &captouched, ntouched + 1, sizeof *touched);
-				touched[ntouched++] = o;
+				x->touched = xgrow(x->touched, &x->captouched, ntouched + 1,
+						   sizeof *x->touched);
+				x->touched[ntouched++] = o;
 			}
 			score[o] += 1.0 / (double)r->ndocs;
 		}
 	}
-	hash_free(&seen);
+	const size_t *touched = x->touched;
 	size_t n = 0;
 	for (size_t k = 0; k < max; k++) {
 		size_t best = (size_t)-1;
@@ -240,8 +278,8 @@ static size_t related_of(const struct site *s, size_t d, size_t *out, size_t max
 		out[n++] = best;
 		score[best] = 0;
 	}
-	free(touched);
-	free(score);
+	for (size_t t = 0; t < ntouched; t++)
+		score[touched[t]] = 0;
 	return n;
 }
 
