@@ -145,6 +145,10 @@ static void describe_resource(void *ctx, size_t ri)
 {
 	struct site *s = ctx;
 	struct resource *r = &s->res[ri];
+	/* its spellings, from its citations here rather than in the serial
+	 * merge: they end sorted, so the order they are met in is no matter */
+	for (size_t i = 0; i < r->nrefs; i++)
+		add_spelling(r, ref_cite(s, r, (int32_t)i)->url);
 	if (r->nspellings > 1)
 		qsort(r->spellings, r->nspellings, sizeof *r->spellings, cmp_str);
 	/* its names: as the last build picked them, when made of the same */
@@ -214,7 +218,6 @@ void model_build(struct site *s)
 			struct resource *r = &s->res[ri];
 			r->refs = xgrow(r->refs, &r->caprefs, r->nrefs + 1, sizeof *r->refs);
 			r->refs[r->nrefs++] = (struct cite_ref){d, i};
-			add_spelling(r, c->url);
 			c->resource = ri;
 		}
 	}
