@@ -171,6 +171,16 @@ seeds() {  # the bundled five-document portal: clean, then unchanged
 		"$SSG build -q --force -s $HERE -o $T/p"
 	hf seeds-unchanged --warmup 3 --runs 30 -N -n "ssg portal unchanged" \
 		"$SSG build -q -s $HERE -o $T/p"
+	# the same from a fresh clone of the last commit: git's log then reads
+	# a pack, as in a maintainer's clone or CI, where a working copy that
+	# has made its commits one by one holds thousands of loose objects
+	if git -C "$HERE" rev-parse -q --verify HEAD >/dev/null 2>&1; then
+		rm -rf "$B/portal-clone"
+		git clone -q --no-local "$HERE" "$B/portal-clone"
+		hf seeds-clone --warmup 3 --runs 30 -N --prepare "rm -rf $T/p" \
+			-n "ssg portal (fresh clone)" "$SSG build -q --force -s $B/portal-clone -o $T/p"
+		rm -rf "$B/portal-clone"
+	fi
 	rm -rf "$T/p"
 }
 
