@@ -8,6 +8,7 @@
 #include "linkcheck.h"
 #include "output.h"
 #include "path.h"
+#include "pool.h"
 #include "source.h"
 #include "xalloc.h"
 
@@ -520,26 +521,49 @@ static void bytes_digest(const void *p, size_t n, unsigned long long out[2])
 	digest_end(&d, out);
 }
 
-/* One file's records at *at in the state (moved past them), when they are
- * of the file in place. */
-static void load_section(struct json_records *r, const char *outdir, const char *name,
-			 const struct buf *b, size_t *at)
+/* One file's part of the state: its head and records (in the state's bytes),
+ * then, checked against the file in place, its records kept. */
+struct section_load {
+	struct json_records *r;
+	const char *outdir, *name;
+	unsigned long long head[JSON_HEAD];
+	const char *records;
+	bool ok;
+};
+
+/* The part at *at (moved past it); L->ok when it is whole. */
+static void parse_section(struct section_load *L, const struct buf *b, size_t *at)
 {
-	unsigned long long head[JSON_HEAD], sum[2];
-	if (b->n - *at < sizeof head)
-		goto bad;
-	memcpy(head, b->p + *at, sizeof head);
-	*at += sizeof head;
-	if (head[3] > (b->n - *at) / sizeof *r->v)
-		goto bad;
-	const char *records = b->p + *at;
-	*at += head[3] * sizeof *r->v;
-	char *path = path_join(outdir, name);
+	L->ok = false;
+	if (b->n - *at < sizeof L->head) {
+		*at = b->n;
+		return;
+	}
+	memcpy(L->head, b->p + *at, sizeof L->head);
+	*at += sizeof L->head;
+	if (L->head[3] > (b->n - *at) / sizeof *L->r->v) {
+		*at = b->n;
+		return;
+	}
+	L->records = b->p + *at;
+	*at += L->head[3] * sizeof *L->r->v;
+	L->ok = true;
+}
+
+/* The records of one part, kept when they are of the file in place (its
+ * digest: the files are digested on threads of their own). */
+static void verify_section(void *ctx, size_t i)
+{
+	struct section_load *L = &((struct section_load *)ctx)[i];
+	struct json_records *r = L->r;
+	if (!L->ok)
+		return;
+	char *path = path_join(L->outdir, L->name);
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
 	free(path);
 	struct stat st;
 	if (fd < 0 || fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size <= 0 ||
-	    head[2] != (unsigned long long)st.st_size) {
+	    L->head[2] != (unsigned long long)st.st_size) {
 		if (fd >= 0)
 			close(fd);
 		return;
@@ -551,42 +575,45 @@ static void load_section(struct json_records *r, const char *outdir, const char 
 	r->bytes = map;
 	r->nbytes = (size_t)st.st_size;
 	/* the bytes the records point into, not a file changed since */
+	unsigned long long sum[2];
 	bytes_digest(r->bytes, r->nbytes, sum);
-	if (sum[0] != head[0] || sum[1] != head[1]) {
+	if (sum[0] != L->head[0] || sum[1] != L->head[1]) {
 		json_records_free(r);
 		return;
 	}
-	r->n = head[3];
+	r->n = L->head[3];
 	r->v = xmalloc((r->n + 1) * sizeof *r->v);
-	memcpy(r->v, records, r->n * sizeof *r->v);
+	memcpy(r->v, L->records, r->n * sizeof *r->v);
 	/* found by key: open addressing on its first word (a digest's: spread) */
 	r->nslots = 16;
 	while (r->nslots < 2 * r->n)
 		r->nslots *= 2;
 	r->slots = xcalloc(r->nslots, sizeof *r->slots);
 	size_t mask = r->nslots - 1;
-	for (size_t i = 0; i < r->n; i++) {
-		size_t h = r->v[i].key[0] & mask;
-		while (r->slots[h] && digest_cmp(r->v[r->slots[h] - 1].key, r->v[i].key))
+	for (size_t k = 0; k < r->n; k++) {
+		size_t h = r->v[k].key[0] & mask;
+		while (r->slots[h] && digest_cmp(r->v[r->slots[h] - 1].key, r->v[k].key))
 			h = (h + 1) & mask;
 		if (!r->slots[h]) /* the first of a key wins */
-			r->slots[h] = i + 1;
+			r->slots[h] = k + 1;
 	}
-	return;
-bad:
-	*at = b->n;
 }
 
-void json_records_load(struct json_records r[NDATA_KEPT], const char *outdir)
+void json_records_load(struct json_records r[NDATA_KEPT], const char *outdir, int jobs)
 {
 	memset(r, 0, NDATA_KEPT * sizeof *r);
 	struct buf b = BUF_INIT;
 	char *file = path_join(outdir, BUILD_JSON_FILE);
 	size_t ml = strlen(JSON_MAGIC);
 	if (buf_read_file(&b, file) == 0 && b.n >= ml && !memcmp(b.p, JSON_MAGIC, ml)) {
+		struct section_load loads[NDATA_KEPT];
 		size_t at = ml;
-		for (size_t i = 0; i < NDATA_KEPT; i++)
-			load_section(&r[i], outdir, kept_files[i], &b, &at);
+		for (size_t i = 0; i < NDATA_KEPT; i++) {
+			loads[i] = (struct section_load){.r = &r[i], .outdir = outdir,
+							 .name = kept_files[i]};
+			parse_section(&loads[i], &b, &at);
+		}
+		pool_run(jobs, NDATA_KEPT, verify_section, loads);
 	}
 	free(file);
 	buf_free(&b);

@@ -91,8 +91,8 @@ struct json_records {
 	size_t nbytes;
 };
 /* Each empty (0) when the file or its records are missing, damaged or not of
- * the file in place. */
-void json_records_load(struct json_records r[NDATA_KEPT], const char *outdir);
+ * the file in place (each file digested on a thread of its own, of jobs). */
+void json_records_load(struct json_records r[NDATA_KEPT], const char *outdir, int jobs);
 /* made: each file's account of itself as rendered (size[i] bytes long, of
  * n[i] records). A file of size 0 was not made. */
 void json_records_save(const struct json_reuse made[NDATA_KEPT], const size_t n[NDATA_KEPT],

@@ -634,7 +634,7 @@ static void data_reuse_begin(struct render_job *j, const char *outdir,
 	const struct site *s = j->s;
 	memset(before, 0, NDATA_KEPT * sizeof *before);
 	if (outdir)
-		json_records_load(before, outdir);
+		json_records_load(before, outdir, j->s->jobs);
 	size_t n[NDATA_KEPT] = {s->nres, s->ndocs + s->nres};
 	unsigned long long(*keys[NDATA_KEPT])[2];
 	for (size_t i = 0; i < NDATA_KEPT; i++)
