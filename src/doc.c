@@ -1,5 +1,6 @@
-/* doc: freeing a document and what was extracted from it (see doc.h). */
+/* doc: freeing a document and what was extracted from it, and compacting its strings (see doc.h). */
 #include "doc.h"
+#include "xalloc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -8,6 +9,58 @@ void doc_free_str(const struct doc *d, char *str)
 {
 	if (!d->strings || str < d->strings || str >= d->strings + d->strings_size)
 		free(str);
+}
+
+static size_t str_size(const char *p) { return p ? strlen(p) + 1 : 0; }
+
+/* p's bytes to *at (moved past them); p freed, and pointing at the copy. */
+static void move_str(char **p, char **at)
+{
+	if (!*p)
+		return;
+	size_t n = strlen(*p) + 1;
+	memcpy(*at, *p, n);
+	free(*p);
+	*p = *at;
+	*at += n;
+}
+
+void doc_compact_strings(struct doc *d)
+{
+	if (d->strings)
+		return;
+	size_t total = 1;
+	for (size_t i = 0; i < d->nanchors; i++)
+		total += str_size(d->anchors[i]);
+	for (size_t i = 0; i < d->nheadings; i++)
+		total += str_size(d->headings[i].text) + str_size(d->headings[i].id);
+	for (size_t i = 0; i < d->ncites; i++) {
+		const struct citation *c = &d->cites[i];
+		total += str_size(c->url) + str_size(c->canonical) + str_size(c->text) +
+			 str_size(c->title) + str_size(c->desc);
+	}
+	for (size_t i = 0; i < d->nilinks; i++)
+		total += str_size(d->ilinks[i].url);
+	char *at = d->strings = xmalloc(total);
+	d->strings_size = total;
+	/* in the document cache's order (doc_cache.c) */
+	for (size_t i = 0; i < d->nanchors; i++)
+		move_str(&d->anchors[i], &at);
+	for (size_t i = 0; i < d->nheadings; i++) {
+		move_str(&d->headings[i].text, &at);
+		move_str(&d->headings[i].id, &at);
+	}
+	for (size_t i = 0; i < d->ncites; i++) {
+		struct citation *c = &d->cites[i];
+		move_str(&c->url, &at);
+		move_str(&c->canonical, &at);
+		move_str(&c->text, &at);
+		move_str(&c->title, &at);
+		move_str(&c->desc, &at);
+	}
+	for (size_t i = 0; i < d->nilinks; i++)
+		move_str(&d->ilinks[i].url, &at);
+	*at = '\0';
 }
 
 void doc_free(struct doc *d)

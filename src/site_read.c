@@ -151,6 +151,7 @@ static void read_doc(struct read_job *j, size_t i, struct buf *entry)
 		d->body = html_render_body(d);
 		cmark_node_free(d->tree);
 		d->tree = NULL;
+		doc_compact_strings(d);
 	}
 	ast_arena_end(arena);
 	d->ok = true;
