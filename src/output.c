@@ -526,60 +526,63 @@ struct sweep {
 static bool sweep_dir(const struct sweep *w, const char *rel, struct sweep_level *below,
 		      size_t self)
 {
-	int fd = openat(w->o->staging_fd, *rel ? rel : ".",
-			O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	DIR *dh = fd >= 0 ? fdopendir(fd) : NULL;
-	if (!dh) {
-		if (fd >= 0)
-			close(fd);
+	/* read with getdents64 itself: readdir's fdopendir costs a stat and two
+	 * fcntl calls more, for each of 28,000 page folders */
+	int dfd = openat(w->o->staging_fd, *rel ? rel : ".",
+			 O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (dfd < 0)
 		return false;
-	}
-	int dfd = dirfd(dh);
 	bool keeps = false;
-	struct dirent *e;
-	while ((e = readdir(dh))) {
-		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-			continue;
-		char *p = *rel ? path_join(rel, e->d_name) : xstrdup(e->d_name);
-		struct stat st;
-		bool is_dir = e->d_type == DT_DIR;
-		unsigned long long ino = (unsigned long long)e->d_ino;
-		if (e->d_type == DT_UNKNOWN) { /* a file system that does not say */
-			bool seen = fstatat(dfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0;
-			is_dir = seen && S_ISDIR(st.st_mode);
-			ino = seen ? (unsigned long long)st.st_ino : 0;
-		}
-		if (is_dir && below) {
-			pthread_mutex_lock(&below->lock);
-			size_t cap = below->cap;
-			below->dirs = xgrow(below->dirs, &below->cap, below->n + 1, sizeof *below->dirs);
-			if (below->cap != cap)
-				below->parent = xrealloc(below->parent,
-							 below->cap * sizeof *below->parent);
-			below->dirs[below->n] = p;
-			below->parent[below->n++] = self;
-			pthread_mutex_unlock(&below->lock);
-			continue;
-		}
-		size_t v;
-		if (is_dir) {
-			if (sweep_dir(w, p, NULL, 0) || unlinkat(dfd, e->d_name, AT_REMOVEDIR))
-				keeps = true;
-		} else if (!hash_get(w->want, p, &v))
-			unlinkat(dfd, e->d_name, 0);
-		else {
-			keeps = true;
-			/* an unchanged file: the very inode of the site in place (its
-			 * entry says, no stat), else linked afresh after the sweep */
-			const struct output_file_id *a = v ? &w->o->same_id[v - 1] : NULL;
-			if (a && a->ino == ino && a->dev == w->o->staging_dev)
-				w->o->same_seen[v - 1] = true;
-			else if (a)
+	_Alignas(struct dirent64) char buf[8192];
+	ssize_t got;
+	while ((got = getdents64(dfd, buf, sizeof buf)) > 0)
+		for (ssize_t at = 0; at < got;) {
+			const struct dirent64 *e = (const struct dirent64 *)(buf + at);
+			at += e->d_reclen;
+			if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+				continue;
+			char *p = *rel ? path_join(rel, e->d_name) : xstrdup(e->d_name);
+			struct stat st;
+			bool is_dir = e->d_type == DT_DIR;
+			unsigned long long ino = (unsigned long long)e->d_ino;
+			if (e->d_type == DT_UNKNOWN) { /* a file system that does not say */
+				bool seen = fstatat(dfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0;
+				is_dir = seen && S_ISDIR(st.st_mode);
+				ino = seen ? (unsigned long long)st.st_ino : 0;
+			}
+			if (is_dir && below) {
+				pthread_mutex_lock(&below->lock);
+				size_t cap = below->cap;
+				below->dirs =
+					xgrow(below->dirs, &below->cap, below->n + 1, sizeof *below->dirs);
+				if (below->cap != cap)
+					below->parent = xrealloc(below->parent,
+								 below->cap * sizeof *below->parent);
+				below->dirs[below->n] = p;
+				below->parent[below->n++] = self;
+				pthread_mutex_unlock(&below->lock);
+				continue;
+			}
+			size_t v;
+			if (is_dir) {
+				if (sweep_dir(w, p, NULL, 0) || unlinkat(dfd, e->d_name, AT_REMOVEDIR))
+					keeps = true;
+			} else if (!hash_get(w->want, p, &v))
 				unlinkat(dfd, e->d_name, 0);
+			else {
+				keeps = true;
+				/* an unchanged file: the very inode of the site in place
+				 * (its entry says, no stat), else linked afresh after the
+				 * sweep */
+				const struct output_file_id *a = v ? &w->o->same_id[v - 1] : NULL;
+				if (a && a->ino == ino && a->dev == w->o->staging_dev)
+					w->o->same_seen[v - 1] = true;
+				else if (a)
+					unlinkat(dfd, e->d_name, 0);
+			}
+			free(p);
 		}
-		free(p);
-	}
-	closedir(dh);
+	close(dfd);
 	return keeps;
 }
 
