@@ -709,6 +709,8 @@ static void get_doc(struct reader *r, struct doc *d, const char *base)
 		h->level = (int)get_int(r);
 		h->line = (int)get_int(r);
 		h->parent = (int)get_int(r);
+		if (h->parent < -1 || h->parent >= (int)i) /* a section before it, or none */
+			r->bad = true;
 	}
 	d->ncites = d->capcites = get_count(r, 48);
 	d->cites = xcalloc(d->ncites + 1, sizeof *d->cites);

@@ -143,7 +143,8 @@ static void test_round_trip(void **state)
 	free(file);
 }
 
-/* Every cut and many flipped bytes: a get either fails or gives a whole doc. */
+/* Every cut and many flipped bytes: a get either fails or gives a whole doc,
+ * whose indices (a citation's section, a section's parent) are in range. */
 static void test_damaged(void **state)
 {
 	(void)state;
@@ -178,6 +179,11 @@ static void test_damaged(void **state)
 			assert_non_null(got.body);
 			for (size_t i = 0; i < got.ncites; i++)
 				assert_true(got.cites[i].heading < (int)got.nheadings);
+			/* a section's parent is a section before it, or none:
+			 * classifying reads the parent's row (taxonomy.c) */
+			for (size_t i = 0; i < got.nheadings; i++)
+				assert_true(got.headings[i].parent >= -1 &&
+					    got.headings[i].parent < (int)i);
 			whole++;
 		} else
 			refused++;
