@@ -6,6 +6,7 @@
  * u32 length (0xFFFFFFFF for none) and bytes. Every read is bounds-checked. */
 #include "doc_cache.h"
 #include "fingerprint.h"
+#include "local_key.h"
 #include "path.h"
 #include "xalloc.h"
 
@@ -162,6 +163,9 @@ void doc_cache_env(const char *source_dir, char env[33])
 	buf_puts(&m, MAGIC "\n");
 	fingerprint_add_self(&m);
 	fingerprint_file(&m, source_dir, "site.yml");
+	/* and this account's secret: a cache that came with the site (a pull
+	 * request can commit one) does not count */
+	buf_puts(&m, local_key());
 	fingerprint_hex(&m, env);
 	buf_free(&m);
 }

@@ -39,7 +39,8 @@ struct doc_cache {
 	bool from_index;      /* the index came from documents.idx, not a walk */
 };
 
-/* What every entry depends on besides its file: this program and site.yml. */
+/* What every entry depends on besides its file: this program, site.yml and
+ * the account's own secret (local_key.h). */
 void doc_cache_env(const char *source_dir, char env[33]);
 /* Map <source_dir>/.ssg-cache/documents.bin; only entries written under env
  * count. A symlinked folder or file is not read. */

@@ -1,0 +1,45 @@
+#!/bin/sh
+# cache_key: the caches a build keeps in the site's folder (.ssg-cache) are
+# keyed with a secret of the account's (local_key.h), so that a cache that
+# came with the site is not trusted. A document's rendered body is swapped
+# for a script inside documents.bin: the same account's next build takes it
+# (the test can see a cache being used), another account's build, on a copy
+# of the site as a clone with a committed cache would be, does not.
+# Run by tests/run_integration.sh with $SSG set; exit 0 = pass.
+set -u
+: "${SSG:?set SSG to the ssg binary}"
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT INT TERM
+fail() { echo "FAIL: $*"; exit 1; }
+mkdir -p "$T/site/content"
+printf 'title: Keyed\n' > "$T/site/site.yml"
+printf '# A\n\nMARKER-TEXT-12345678\n\n- [One](https://example.com/one) - a link\n' \
+	> "$T/site/content/a.md"
+printf '# B\n\n- [Two](https://example.com/two) - another\n' > "$T/site/content/b.md"
+XDG_CACHE_HOME="$T/alice" "$SSG" build -q -s "$T/site" -o "$T/site/public" || fail "first build"
+[ -f "$T/alice/ssg/key" ] || fail "no key kept"
+[ "$(stat -c %a "$T/alice/ssg/key")" = 600 ] || fail "the key is readable by others"
+grep -q "MARKER-TEXT-12345678" "$T/site/.ssg-cache/documents.bin" || fail "no body in the cache"
+python3 - "$T/site/.ssg-cache/documents.bin" <<'PY'
+import sys
+p = sys.argv[1]
+b = open(p, 'rb').read()
+open(p, 'wb').write(b.replace(b'MARKER-TEXT-12345678', b'<script>alert(1)</s>'))
+PY
+cp -r "$T/site" "$T/clone"
+rm -rf "$T/clone/public"
+# the same account, b.md now citing a.md's link too: a.md's page is made
+# again (its badge counts two documents), its body from the (tampered) cache
+printf -- '- [One again](https://example.com/one) - more\n' >> "$T/site/content/b.md"
+XDG_CACHE_HOME="$T/alice" "$SSG" build -q -s "$T/site" -o "$T/site/public" || fail "second build"
+grep -q '<script>alert(1)</s>' "$T/site/public/a/index.html" ||
+	fail "the same account's cache was not used (the test sees nothing)"
+# another account, on the clone: the cache does not count
+XDG_CACHE_HOME="$T/bob" "$SSG" build -q -s "$T/clone" -o "$T/clone/public" || fail "clone build"
+grep -q 'alert(1)' "$T/clone/public/a/index.html" && fail "a cache that came with the site was used"
+grep -q 'MARKER-TEXT-12345678' "$T/clone/public/a/index.html" || fail "the page lacks its text"
+# and no key at all (no HOME, no XDG_CACHE_HOME): caches are made, never used
+printf -- '- [One more](https://example.com/one) - more\n' >> "$T/clone/content/b.md"
+env -u HOME -u XDG_CACHE_HOME "$SSG" build -q -s "$T/clone" -o "$T/clone/public" || fail "keyless build"
+grep -q 'MARKER-TEXT-12345678' "$T/clone/public/a/index.html" || fail "keyless build lost the text"
+echo "cache_key: ok"
