@@ -1,10 +1,10 @@
 /* local_key: the user's secret for the site's caches (see local_key.h). */
 #include "local_key.h"
+#include "buf.h"
 #include "path.h"
 #include "xalloc.h"
 
 #include <ctype.h>
-#include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdbool.h>
@@ -63,17 +63,14 @@ static char *key_dir(void)
 
 static bool read_key(const char *file, char out[33])
 {
-	int fd = open(file, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0)
-		return false;
-	char b[64];
-	ssize_t n = read(fd, b, sizeof b);
-	close(fd);
-	if (n < 0 || !is_key(b, (size_t)n))
-		return false;
-	memcpy(out, b, 32);
-	out[32] = '\0';
-	return true;
+	struct buf b = BUF_INIT;
+	bool ok = buf_read_regular(&b, file, 64) == 0 && is_key(b.p, b.n);
+	if (ok) {
+		memcpy(out, b.p, 32);
+		out[32] = '\0';
+	}
+	buf_free(&b);
+	return ok;
 }
 
 static void load(void)
