@@ -6,6 +6,7 @@
 #include "fingerprint.h"
 #include "gitdates.h"
 #include "linkcheck.h"
+#include "local_key.h"
 #include "output.h"
 #include "path.h"
 #include "pool.h"
@@ -31,6 +32,10 @@ void build_state_fingerprint(const struct build_opts *o, int jobs, char fp[33],
 	buf_puts(&m, STATE_MAGIC "\n");
 	/* the program: a new ssg may render the same inputs differently */
 	fingerprint_add_self(&m);
+	/* and the account's secret: the state of a site this account did not
+	 * build (an output folder committed with the site) counts for nothing */
+	buf_puts(&m, local_key());
+	buf_putc(&m, '\n');
 	buf_printf(&m, "base_url=%s\ndrafts=%d\n", o->base_url ? o->base_url : "", o->drafts);
 	fingerprint_file(&m, src, "site.yml");
 	fingerprint_file(&m, src, LINKCHECK_CACHE_DEFAULT);

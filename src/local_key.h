@@ -1,9 +1,11 @@
 /* local_key: a random secret kept outside the site, in the user's cache
  * folder ($XDG_CACHE_HOME/ssg/key, else ~/.cache/ssg/key), made on first use.
  * The caches a build keeps in the site's folder (.ssg-cache: documents'
- * rendered bodies, resources' names and classes) are keyed with it, so that
- * a cache that came with the site (committed by a pull request: its bodies
- * are raw HTML) is never trusted on another machine or account. Where no
+ * rendered bodies, resources' names and classes) and the state it keeps in
+ * the output folder (through the fingerprint) are keyed with it, so that a
+ * cache or an output folder that came with the site (committed by a pull
+ * request: cached bodies are raw HTML) is never trusted on another machine
+ * or account. Where no
  * key can be kept, each process has a key of its own: the caches are then
  * only made, never used. Level 0. Thread-safe. */
 #ifndef SSG_LOCAL_KEY_H

@@ -4,7 +4,8 @@
 # came with the site is not trusted. A document's rendered body is swapped
 # for a script inside documents.bin: the same account's next build takes it
 # (the test can see a cache being used), another account's build, on a copy
-# of the site as a clone with a committed cache would be, does not.
+# of the site as a clone with a committed cache would be, does not; nor
+# does it trust an output folder (public/ and its state) that came with it.
 # Run by tests/run_integration.sh with $SSG set; exit 0 = pass.
 set -u
 : "${SSG:?set SSG to the ssg binary}"
@@ -42,4 +43,17 @@ grep -q 'MARKER-TEXT-12345678' "$T/clone/public/a/index.html" || fail "the page 
 printf -- '- [One more](https://example.com/one) - more\n' >> "$T/clone/content/b.md"
 env -u HOME -u XDG_CACHE_HOME "$SSG" build -q -s "$T/clone" -o "$T/clone/public" || fail "keyless build"
 grep -q 'MARKER-TEXT-12345678' "$T/clone/public/a/index.html" || fail "keyless build lost the text"
+# the output folder's state is keyed the same way: a site whose public/
+# came with it (an edited page and the state that says it is up to date) is
+# built again by another account, its page made anew
+rm -rf "$T/site2" && cp -r "$T/clone" "$T/site2"
+XDG_CACHE_HOME="$T/bob" "$SSG" build -q -s "$T/site2" -o "$T/site2/public" || fail "site2 build"
+cp -r "$T/site2" "$T/clone2"
+sed -i 's|</main>|<script>alert(2)</script></main>|' "$T/clone2/public/a/index.html"
+XDG_CACHE_HOME="$T/bob" "$SSG" build -q -s "$T/clone2" -o "$T/clone2/public" || fail "same account"
+grep -q 'alert(2)' "$T/clone2/public/a/index.html" ||
+	fail "the same account's up-to-date site was built again (the test sees nothing)"
+XDG_CACHE_HOME="$T/carol" "$SSG" build -q -s "$T/clone2" -o "$T/clone2/public" || fail "carol"
+grep -q 'alert(2)' "$T/clone2/public/a/index.html" && fail "an output folder that came with the site was trusted"
+grep -q 'MARKER-TEXT-12345678' "$T/clone2/public/a/index.html" || fail "the page lacks its text"
 echo "cache_key: ok"
