@@ -12,12 +12,22 @@ set -u
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT INT TERM
 fail() { echo "FAIL: $*"; exit 1; }
+# build_as ACCOUNT SITE: build SITE into SITE/public as ACCOUNT (its cache
+# folder under $T), or with no key at all when ACCOUNT is "-"
+build_as() {
+	if [ "$1" = - ]; then
+		env -u HOME -u XDG_CACHE_HOME "$SSG" build -q -s "$T/$2" -o "$T/$2/public"
+	else
+		XDG_CACHE_HOME="$T/$1" "$SSG" build -q -s "$T/$2" -o "$T/$2/public"
+	fi || fail "$2's build as $1"
+}
+page() { cat "$T/$1/public/a/index.html"; }
 mkdir -p "$T/site/content"
 printf 'title: Keyed\n' > "$T/site/site.yml"
 printf '# A\n\nMARKER-TEXT-12345678\n\n- [One](https://example.com/one) - a link\n' \
 	> "$T/site/content/a.md"
 printf '# B\n\n- [Two](https://example.com/two) - another\n' > "$T/site/content/b.md"
-XDG_CACHE_HOME="$T/alice" "$SSG" build -q -s "$T/site" -o "$T/site/public" || fail "first build"
+build_as alice site
 [ -f "$T/alice/ssg/key" ] || fail "no key kept"
 [ "$(stat -c %a "$T/alice/ssg/key")" = 600 ] || fail "the key is readable by others"
 grep -q "MARKER-TEXT-12345678" "$T/site/.ssg-cache/documents.bin" || fail "no body in the cache"
@@ -32,28 +42,28 @@ rm -rf "$T/clone/public"
 # the same account, b.md now citing a.md's link too: a.md's page is made
 # again (its badge counts two documents), its body from the (tampered) cache
 printf -- '- [One again](https://example.com/one) - more\n' >> "$T/site/content/b.md"
-XDG_CACHE_HOME="$T/alice" "$SSG" build -q -s "$T/site" -o "$T/site/public" || fail "second build"
-grep -q '<script>alert(1)</s>' "$T/site/public/a/index.html" ||
+build_as alice site
+page site | grep -q '<script>alert(1)</s>' ||
 	fail "the same account's cache was not used (the test sees nothing)"
 # another account, on the clone: the cache does not count
-XDG_CACHE_HOME="$T/bob" "$SSG" build -q -s "$T/clone" -o "$T/clone/public" || fail "clone build"
-grep -q 'alert(1)' "$T/clone/public/a/index.html" && fail "a cache that came with the site was used"
-grep -q 'MARKER-TEXT-12345678' "$T/clone/public/a/index.html" || fail "the page lacks its text"
+build_as bob clone
+page clone | grep -q 'alert(1)' && fail "a cache that came with the site was used"
+page clone | grep -q 'MARKER-TEXT-12345678' || fail "the page lacks its text"
 # and no key at all (no HOME, no XDG_CACHE_HOME): caches are made, never used
 printf -- '- [One more](https://example.com/one) - more\n' >> "$T/clone/content/b.md"
-env -u HOME -u XDG_CACHE_HOME "$SSG" build -q -s "$T/clone" -o "$T/clone/public" || fail "keyless build"
-grep -q 'MARKER-TEXT-12345678' "$T/clone/public/a/index.html" || fail "keyless build lost the text"
+build_as - clone
+page clone | grep -q 'MARKER-TEXT-12345678' || fail "keyless build lost the text"
 # the output folder's state is keyed the same way: a site whose public/
 # came with it (an edited page and the state that says it is up to date) is
 # built again by another account, its page made anew
 rm -rf "$T/site2" && cp -r "$T/clone" "$T/site2"
-XDG_CACHE_HOME="$T/bob" "$SSG" build -q -s "$T/site2" -o "$T/site2/public" || fail "site2 build"
+build_as bob site2
 cp -r "$T/site2" "$T/clone2"
 sed -i 's|</main>|<script>alert(2)</script></main>|' "$T/clone2/public/a/index.html"
-XDG_CACHE_HOME="$T/bob" "$SSG" build -q -s "$T/clone2" -o "$T/clone2/public" || fail "same account"
-grep -q 'alert(2)' "$T/clone2/public/a/index.html" ||
+build_as bob clone2
+page clone2 | grep -q 'alert(2)' ||
 	fail "the same account's up-to-date site was built again (the test sees nothing)"
-XDG_CACHE_HOME="$T/carol" "$SSG" build -q -s "$T/clone2" -o "$T/clone2/public" || fail "carol"
-grep -q 'alert(2)' "$T/clone2/public/a/index.html" && fail "an output folder that came with the site was trusted"
-grep -q 'MARKER-TEXT-12345678' "$T/clone2/public/a/index.html" || fail "the page lacks its text"
+build_as carol clone2
+page clone2 | grep -q 'alert(2)' && fail "an output folder that came with the site was trusted"
+page clone2 | grep -q 'MARKER-TEXT-12345678' || fail "the page lacks its text"
 echo "cache_key: ok"
