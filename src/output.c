@@ -4,6 +4,7 @@
 #include "hash.h"
 #include "path.h"
 #include "pool.h"
+#include "tree_list.h"
 #include "xalloc.h"
 
 #include <dirent.h>
@@ -94,6 +95,8 @@ static void hint_unrelated_subfolders(const char *dir)
 	close(fd);
 }
 
+static void settle(struct output *o);
+
 int output_folder_of_pages(struct output *o, const char *relpath)
 {
 	char *rel = xstrdup(relpath);
@@ -101,6 +104,7 @@ int output_folder_of_pages(struct output *o, const char *relpath)
 	while (n && rel[n - 1] == '/')
 		rel[--n] = '\0';
 	int rc = -1;
+	settle(o);
 	if (path_is_safe_rel(rel)) {
 		char *full = path_join(o->staging, rel);
 		rc = path_mkdirs(full);
@@ -115,9 +119,10 @@ int output_folder_of_pages(struct output *o, const char *relpath)
 int output_begin(struct output *o, const char *dir, struct diags *d)
 {
 	memset(o, 0, sizeof *o);
-	o->final_fd = o->staging_fd = -1;
+	o->final_fd = o->staging_fd = o->spare_list.fd = -1;
 	o->jobs = 1;
 	pthread_mutex_init(&o->lock, NULL);
+	pthread_mutex_init(&o->settle_lock, NULL);
 	o->d = d;
 	o->final = xstrdup(dir);
 	size_t n = strlen(o->final);
@@ -163,7 +168,49 @@ int output_begin(struct output *o, const char *dir, struct diags *d)
 	struct stat sst;
 	o->staging_dev = fstat(o->staging_fd, &sst) == 0 ? (unsigned long long)sst.st_dev : 0;
 	hint_unrelated_subfolders(o->staging);
+	/* what the older site holds is listed while the build runs */
+	if (o->reused && !tree_list_start(&o->spare_list, o->staging_fd)) {
+		fail(o, o->staging, "cannot list the staging folder");
+		return -1;
+	}
+	o->settled = !o->reused;
 	return 0;
+}
+
+/* A reused tree is written into only once it is known whole: every path
+ * the build writes then goes through real folders. Whatever its listing
+ * shows that is neither a folder nor a regular file goes first: a symlink in
+ * a spare (a repository can commit one, beside a committed output folder)
+ * would have the build write, or remove, wherever it points. A tree whose
+ * folders could not all be read is not reused: a new staging folder is made.
+ * Called before each write; the first caller does the work. */
+static void settle(struct output *o)
+{
+	if (__atomic_load_n(&o->settled, __ATOMIC_ACQUIRE))
+		return;
+	pthread_mutex_lock(&o->settle_lock);
+	if (!o->settled) {
+		struct tree_list *l = &o->spare_list;
+		tree_list_wait(l);
+		if (l->complete) {
+			for (size_t i = 0; i < l->n; i++)
+				if (l->v[i].type != DT_DIR && l->v[i].type != DT_REG)
+					unlinkat(o->staging_fd, l->v[i].rel, 0);
+		} else {
+			tree_list_free(l);
+			o->reused = false;
+			int fd = -1;
+			if (output_remove_tree(o->staging) || mkdir(o->staging, 0755) ||
+			    (fd = open(o->staging, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0 ||
+			    dup3(fd, o->staging_fd, O_CLOEXEC) < 0)
+				fail(o, o->staging, "cannot make a new staging folder (the old one cannot be read whole)");
+			if (fd >= 0)
+				close(fd);
+			hint_unrelated_subfolders(o->staging);
+		}
+		__atomic_store_n(&o->settled, true, __ATOMIC_RELEASE);
+	}
+	pthread_mutex_unlock(&o->settle_lock);
 }
 
 /* Make way for a new file at rel (in the staging folder): its folders
@@ -173,6 +220,7 @@ int output_begin(struct output *o, const char *dir, struct diags *d)
  * removed too. */
 static int make_room(struct output *o, const char *rel)
 {
+	settle(o);
 	char *dir = path_dirname(rel);
 	int rc = *dir ? path_mkdirs_at(o->staging_fd, dir) : 0;
 	if (rc && o->reused && (errno == ENOTDIR || errno == EEXIST)) {
@@ -503,142 +551,45 @@ static void remove_tree_parallel(const char *dir, int jobs)
 	output_remove_tree(dir); /* what is left, if anything */
 }
 
-/* Folders met one level down, swept later on the pool's threads. */
-struct sweep_level {
-	char **dirs;      /* relative to the staging folder */
-	size_t *parent;   /* the folder above, by its index in the level above */
-	bool *stays;      /* per folder: it keeps something (not removed) */
-	size_t n, cap;
-	pthread_mutex_t lock;
-};
-
-struct sweep {
-	const struct hash *want; /* the new site's paths: 0 written, i + 1 the same as same[i] */
-	struct output *o;
-	struct sweep_level *above, *below;
-};
-
-/* Remove from rel ("" for the top) what the new site does not have: files
- * neither written nor kept, and folders left empty. Its folders are swept
- * here, or, with below, left to that level (self: rel's index in its own
- * level). True when rel keeps something other than such folders. Entries are
- * reached from their folder, open: no path is looked up from the top. */
-static bool sweep_dir(const struct sweep *w, const char *rel, struct sweep_level *below,
-		      size_t self)
-{
-	/* read with getdents64 itself: readdir's fdopendir costs a stat and two
-	 * fcntl calls more, for each of 28,000 page folders */
-	int dfd = openat(w->o->staging_fd, *rel ? rel : ".",
-			 O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (dfd < 0)
-		return false;
-	bool keeps = false;
-	_Alignas(struct dirent64) char buf[8192];
-	ssize_t got;
-	while ((got = getdents64(dfd, buf, sizeof buf)) > 0)
-		for (ssize_t at = 0; at < got;) {
-			const struct dirent64 *e = (const struct dirent64 *)(buf + at);
-			at += e->d_reclen;
-			if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-				continue;
-			char *p = *rel ? path_join(rel, e->d_name) : xstrdup(e->d_name);
-			struct stat st;
-			bool is_dir = e->d_type == DT_DIR;
-			unsigned long long ino = (unsigned long long)e->d_ino;
-			if (e->d_type == DT_UNKNOWN) { /* a file system that does not say */
-				bool seen = fstatat(dfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0;
-				is_dir = seen && S_ISDIR(st.st_mode);
-				ino = seen ? (unsigned long long)st.st_ino : 0;
-			}
-			if (is_dir && below) {
-				pthread_mutex_lock(&below->lock);
-				size_t cap = below->cap;
-				below->dirs =
-					xgrow(below->dirs, &below->cap, below->n + 1, sizeof *below->dirs);
-				if (below->cap != cap)
-					below->parent = xrealloc(below->parent,
-								 below->cap * sizeof *below->parent);
-				below->dirs[below->n] = p;
-				below->parent[below->n++] = self;
-				pthread_mutex_unlock(&below->lock);
-				continue;
-			}
-			size_t v;
-			if (is_dir) {
-				if (sweep_dir(w, p, NULL, 0) || unlinkat(dfd, e->d_name, AT_REMOVEDIR))
-					keeps = true;
-			} else if (!hash_get(w->want, p, &v))
-				unlinkat(dfd, e->d_name, 0);
-			else {
-				keeps = true;
-				/* an unchanged file: the very inode of the site in place
-				 * (its entry says, no stat), else linked afresh after the
-				 * sweep */
-				const struct output_file_id *a = v ? &w->o->same_id[v - 1] : NULL;
-				if (a && a->ino == ino && a->dev == w->o->staging_dev)
-					w->o->same_seen[v - 1] = true;
-				else if (a)
-					unlinkat(dfd, e->d_name, 0);
-			}
-			free(p);
-		}
-	close(dfd);
-	return keeps;
-}
-
-/* The top level's folders: their files swept, their own folders listed below. */
-static void sweep_top(void *ctx, size_t i)
-{
-	const struct sweep *w = ctx;
-	w->above->stays[i] = sweep_dir(w, w->above->dirs[i], w->below, i);
-}
-
-/* The second level's folders: swept whole, removed when left empty. */
-static void sweep_second(void *ctx, size_t i)
-{
-	const struct sweep *w = ctx;
-	const char *d = w->below->dirs[i];
-	w->below->stays[i] = sweep_dir(w, d, NULL, 0) || unlinkat(w->o->staging_fd, d, AT_REMOVEDIR);
-}
-
-static void level_free(struct sweep_level *l)
-{
-	for (size_t i = 0; i < l->n; i++)
-		free(l->dirs[i]);
-	free(l->dirs);
-	free(l->parent);
-	free(l->stays);
-	pthread_mutex_destroy(&l->lock);
-}
-
-/* A reused tree holds an older site: what the new one lacks goes. The walk is
- * split two levels down, so that the threads share folders such as r/'s
- * 18,000 as well as the 10,000 documents' at the top. */
+/* A reused tree holds an older site: what the new one lacks goes. Its
+ * listing was taken on a thread of its own while the build ran (output_begin):
+ * the files the new site neither wrote nor kept are removed, and so are the
+ * folders left with nothing kept (a folder that gained a file meanwhile is
+ * not empty, and stays). An unchanged file whose entry is the very inode of
+ * the site in place is found there; another inode at its path goes, to be
+ * linked afresh. */
 static void sweep_reused(struct output *o)
 {
-	struct hash want = HASH_INIT;
+	struct hash want = HASH_INIT; /* 0 written, i + 1 the same as same[i] */
 	for (size_t i = 0; i < o->nwritten; i++)
 		hash_put(&want, o->written[i], 0);
 	for (size_t i = 0; i < o->nsame; i++)
 		hash_put(&want, o->same[i], i + 1);
 	o->same_seen = xcalloc(o->nsame + 1, sizeof *o->same_seen);
-	struct sweep_level top = {0}, second = {0};
-	pthread_mutex_init(&top.lock, NULL);
-	pthread_mutex_init(&second.lock, NULL);
-	struct sweep w = {&want, o, &top, &second};
-	sweep_dir(&w, "", &top, 0);
-	top.stays = xcalloc(top.n + 1, sizeof *top.stays);
-	pool_run(o->jobs, top.n, sweep_top, &w);
-	second.stays = xcalloc(second.n + 1, sizeof *second.stays);
-	pool_run(o->jobs, second.n, sweep_second, &w);
-	for (size_t i = 0; i < second.n; i++)
-		if (second.stays[i])
-			top.stays[second.parent[i]] = true;
-	for (size_t i = 0; i < top.n; i++)
-		if (!top.stays[i])
-			unlinkat(o->staging_fd, top.dirs[i], AT_REMOVEDIR);
-	level_free(&top);
-	level_free(&second);
+	settle(o);
+	struct tree_list *l = &o->spare_list;
+	bool *stays = xcalloc(l->n + 1, sizeof *stays);
+	for (size_t i = 0; i < l->n; i++) {
+		const struct tree_entry *e = &l->v[i];
+		size_t v;
+		if (e->type == DT_DIR)
+			continue;
+		if (!hash_get(&want, e->rel, &v)) {
+			unlinkat(o->staging_fd, e->rel, 0);
+			continue;
+		}
+		for (size_t p = e->parent; p != TREE_LIST_TOP && !stays[p]; p = l->v[p].parent)
+			stays[p] = true;
+		const struct output_file_id *a = v ? &o->same_id[v - 1] : NULL;
+		if (a && a->ino == e->ino && a->dev == o->staging_dev)
+			o->same_seen[v - 1] = true;
+		else if (a)
+			unlinkat(o->staging_fd, e->rel, 0);
+	}
+	for (size_t i = l->n; i-- > 0;) /* a folder after what it holds */
+		if (l->v[i].type == DT_DIR && !stays[i])
+			unlinkat(o->staging_fd, l->v[i].rel, AT_REMOVEDIR);
+	free(stays);
 	hash_free(&want);
 }
 
@@ -714,6 +665,7 @@ void output_free(struct output *o)
 	for (size_t i = 0; i < o->nwritten; i++)
 		free(o->written[i]);
 	free(o->written);
+	tree_list_free(&o->spare_list);
 	if (o->final_fd >= 0)
 		close(o->final_fd);
 	if (o->staging_fd >= 0)
@@ -722,6 +674,7 @@ void output_free(struct output *o)
 	free(o->staging);
 	free(o->spare);
 	pthread_mutex_destroy(&o->lock);
+	pthread_mutex_destroy(&o->settle_lock);
 	memset(o, 0, sizeof *o);
-	o->final_fd = o->staging_fd = -1;
+	o->final_fd = o->staging_fd = o->spare_list.fd = -1;
 }

@@ -12,7 +12,10 @@
  * it up to date costs only what changed: a file is rewritten under a new
  * inode (never in place), relinked where its inode differs from the site's,
  * and removed where the new site lacks it. Nothing about the spare is
- * trusted: every file is checked against the site in place.
+ * trusted: every file is checked against the site in place, and its listing
+ * (taken on a thread of its own from output_begin on, while the build reads
+ * and models) must be whole and free of symlinks before anything is written
+ * into it.
  *
  * Paths are checked: nothing is written outside the staging folder.
  * Thread-safe. Level 5. */
@@ -24,6 +27,7 @@
 
 #include "diag.h"
 #include "spans.h"
+#include "tree_list.h"
 
 struct output {
 	char *final;     /* the output folder */
@@ -46,6 +50,9 @@ struct output {
 	int final_fd, staging_fd; /* the two folders, open (O_PATH): paths are under them */
 	unsigned long long staging_dev;
 	bool *same_seen;   /* per same file: a reused tree already holds its inode (the sweep's) */
+	struct tree_list spare_list; /* a reused tree's entries, listed while the build runs */
+	bool settled;      /* a reused tree is ready to be written into (output.c's settle) */
+	pthread_mutex_t settle_lock;
 	int failed;
 	int jobs;          /* threads for linking and removing (1 unless set) */
 	pthread_mutex_t lock;

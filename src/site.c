@@ -717,6 +717,14 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 	struct build_opts with_digests = *o; /* the content hashed just now, or as it is read */
 	with_digests.digests = after ? NULL : &digests;
 	with_digests.learned = learned;
+	/* the staging folder first: the older site it reuses is listed while
+	 * the documents are read and modelled (output.c) */
+	struct output out;
+	bool begun = false;
+	if (ours && !(begun = output_begin(&out, outdir, d) == 0)) {
+		output_abort(&out);
+		output_free(&out);
+	}
 	int rc = site_load(&s, &with_digests, d);
 	if (after) {
 		double t1 = now_ms();
@@ -726,8 +734,11 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 	}
 	if (rc == 0)
 		rc = check_output_dir(s.source_dir, outdir, d);
-	struct output out;
-	if (rc == 0 && output_begin(&out, outdir, d) == 0) {
+	if (rc && begun) {
+		output_abort(&out);
+		output_free(&out);
+	}
+	if (rc == 0 && begun) {
 		out.jobs = jobs_of(o);
 		struct template_source ts = {s.source_dir, s.cfg.theme};
 		struct render_job j = {.s = &s, .out = &out, .d = d};

@@ -61,7 +61,8 @@ build_and_check "nothing changed again"
 sed -i '/spare-text/d' "$d/content/cuda-basics.rst"
 build_and_check "a link removed"
 build_and_check "the same, once more (the spare had the page)"
-# a damaged spare (a file replaced in it, one removed, a stray added) is repaired
+# a damaged spare (a file replaced in it, one removed, strays and symlinks
+# added) is repaired
 printf '\n\nOne more `link <https://example.org/one-more>`_.\n' >> "$d/content/cuda-basics.rst"
 f=$(cd "$spare" && find . -name index.html | head -1)
 { cat "$spare/$f"; echo tampered; } > "$d/tampered" && mv "$d/tampered" "$spare/$f" # its own inode
@@ -69,11 +70,27 @@ rm -f "$spare/assets/style.css"
 echo stray > "$spare/stray.html"
 mkdir -p "$spare/r/stray/deep" && echo stray > "$spare/r/stray/deep/index.html"
 echo stray > "$spare/r/stray.html"
+# symlinks (a repository can commit them, spare and all): one where a folder
+# of pages stands, one where a page stands, one where nothing is wanted; the
+# build must neither write nor remove anything where they point
+mkdir -p "$d/outside/cuda" "$d/outside/deep"
+echo precious > "$d/outside/cuda/index.html"
+echo precious > "$d/outside/deep/index.html"
+echo precious > "$d/outside/page.html"
+( cd "$d/outside" && find . -type f | LC_ALL=C sort | xargs md5sum ) > "$d/outside-before"
+rm -rf "$spare/topic" && ln -s "$d/outside" "$spare/topic"
+p=$(cd "$spare" && find . -path ./topic -prune -o -name index.html -print | sed -n 3p)
+rm -f "$spare/$p" && ln -s "$d/outside/page.html" "$spare/$p"
+ln -s "$d/outside" "$spare/r/outside-link"
 rm -f "$d/live-before"
 "$SSG" build -q -s "$d" -o "$d/out" 2>/dev/null
+( cd "$d/outside" && find . -type f | LC_ALL=C sort | xargs md5sum ) > "$d/outside-after"
+cmp -s "$d/outside-before" "$d/outside-after" ||
+	{ echo "a symlink in the spare had the build write outside the output"; diff "$d/outside-before" "$d/outside-after" | head; exit 1; }
 rm -rf "$d/clean"
 "$SSG" build -q --force -j 1 -s "$d" -o "$d/clean" 2>/dev/null
 diff -r -x '.ssg-*' "$d/clean" "$d/out" > "$d/diff" ||
 	{ echo "a damaged spare leaked into the site"; head "$d/diff"; exit 1; }
+[ -z "$(find "$d/out" -type l)" ] || { echo "a symlink of the spare is in the site"; exit 1; }
 [ "$checked" -ge 6 ] || { echo "only $checked swaps were checked"; exit 1; }
 echo "spare_tree: ok ($step steps, $checked swaps checked)"

@@ -1,0 +1,136 @@
+/* test_tree_list: a folder tree listed on a thread of its own. Every file,
+ * folder and symlink is listed once with its type and inode, each under the
+ * folder that holds it, which comes first; a symlink to a folder is listed
+ * but never entered; a tree of thousands of entries comes out whole. */
+#include "testutil.h"
+
+#include "output.h"
+#include "path.h"
+#include "tree_list.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static void put(const char *dir, const char *rel, const char *text)
+{
+	char *p = path_join(dir, rel);
+	char *parent = path_dirname(p);
+	assert_int_equal(path_mkdirs(parent), 0);
+	FILE *f = fopen(p, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+	free(parent);
+	free(p);
+}
+
+static const struct tree_entry *find(const struct tree_list *l, const char *rel)
+{
+	const struct tree_entry *found = NULL;
+	for (size_t i = 0; i < l->n; i++)
+		if (!strcmp(l->v[i].rel, rel)) {
+			assert_null(found); /* listed once */
+			found = &l->v[i];
+		}
+	return found;
+}
+
+static int open_dir(const char *dir)
+{
+	int fd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	assert_true(fd >= 0);
+	return fd;
+}
+
+static void test_types_parents_and_links(void **state)
+{
+	(void)state;
+	char tmpl[] = "/tmp/ssg-tree-list-XXXXXX";
+	assert_non_null(mkdtemp(tmpl));
+	char outside[] = "/tmp/ssg-tree-outside-XXXXXX";
+	assert_non_null(mkdtemp(outside));
+	put(tmpl, "index.html", "home");
+	put(tmpl, "r/a/index.html", "a");
+	put(tmpl, "r/b/index.html", "b");
+	put(outside, "secret/index.html", "not to be listed");
+	char *link = path_join(tmpl, "r/elsewhere");
+	assert_int_equal(symlink(outside, link), 0);
+	free(link);
+	char *empty = path_join(tmpl, "empty");
+	assert_int_equal(mkdir(empty, 0755), 0);
+	free(empty);
+
+	int fd = open_dir(tmpl);
+	struct tree_list l;
+	assert_true(tree_list_start(&l, fd));
+	close(fd); /* the listing has its own descriptor */
+	tree_list_wait(&l);
+	assert_true(l.complete);
+	assert_int_equal(l.n, 8); /* index.html r r/a r/b r/a/.. r/b/.. r/elsewhere empty */
+
+	const struct tree_entry *r = find(&l, "r"), *a = find(&l, "r/a"),
+				*page = find(&l, "r/a/index.html"), *sl = find(&l, "r/elsewhere");
+	assert_non_null(r);
+	assert_non_null(a);
+	assert_non_null(page);
+	assert_non_null(sl);
+	assert_int_equal(r->type, DT_DIR);
+	assert_int_equal(r->parent, TREE_LIST_TOP);
+	assert_int_equal(page->type, DT_REG);
+	assert_int_equal(sl->type, DT_LNK);
+	assert_non_null(find(&l, "empty"));
+	assert_null(find(&l, "r/elsewhere/secret")); /* never entered */
+	/* each entry under its folder, listed before it */
+	assert_string_equal(l.v[page->parent].rel, "r/a");
+	assert_true(page->parent < (size_t)(page - l.v));
+	assert_string_equal(l.v[a->parent].rel, "r");
+	struct stat st;
+	char *p = path_join(tmpl, "r/a/index.html");
+	assert_int_equal(lstat(p, &st), 0);
+	assert_int_equal(page->ino, (unsigned long long)st.st_ino);
+	free(p);
+	tree_list_free(&l);
+	assert_int_equal(output_remove_tree(tmpl), 0);
+	assert_int_equal(output_remove_tree(outside), 0);
+}
+
+static void test_many_entries(void **state)
+{
+	(void)state;
+	char tmpl[] = "/tmp/ssg-tree-many-XXXXXX";
+	assert_non_null(mkdtemp(tmpl));
+	char rel[64];
+	for (int i = 0; i < 3000; i++) { /* more than one getdents64 buffer per folder */
+		snprintf(rel, sizeof rel, "r/page-with-a-long-name-%04d/index.html", i);
+		put(tmpl, rel, "x");
+	}
+	int fd = open_dir(tmpl);
+	struct tree_list l;
+	assert_true(tree_list_start(&l, fd));
+	close(fd);
+	tree_list_free(&l); /* waits first */
+	assert_int_equal(l.n, 0);
+	fd = open_dir(tmpl);
+	assert_true(tree_list_start(&l, fd));
+	close(fd);
+	tree_list_wait(&l);
+	assert_int_equal(l.n, 1 + 3000 * 2);
+	size_t files = 0;
+	for (size_t i = 0; i < l.n; i++)
+		files += l.v[i].type == DT_REG;
+	assert_int_equal(files, 3000);
+	assert_non_null(find(&l, "r/page-with-a-long-name-2999/index.html"));
+	tree_list_free(&l);
+	assert_int_equal(output_remove_tree(tmpl), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_types_parents_and_links),
+		cmocka_unit_test(test_many_entries),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
