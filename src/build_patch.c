@@ -173,14 +173,21 @@ static bool put_pages(struct patch_job *j)
 		return false;
 	bool ok = true;
 	for (size_t k = 0; k < j->n; k++) {
-		char *file = path_join(j->outdir, j->p[k].was->page);
-		if (rename(j->p[k].tmp, file))
+		/* into the page's own folder, reached through real folders only:
+		 * a symlink put in the output folder (a repository can commit
+		 * one) would have the page written wherever it points */
+		const char *page = j->p[k].was->page;
+		char *parent = path_dirname(page);
+		int pfd = path_open_dir_within(j->outdir, parent);
+		if (pfd < 0 || renameat(AT_FDCWD, j->p[k].tmp, pfd, path_basename(page)))
 			ok = false;
 		else {
 			free(j->p[k].tmp);
 			j->p[k].tmp = NULL;
 		}
-		free(file);
+		if (pfd >= 0)
+			close(pfd);
+		free(parent);
 	}
 	return ok;
 }

@@ -142,6 +142,19 @@ int path_open_subdir(const char *dir, const char *sub, bool make)
 	return cfd;
 }
 
+int path_open_dir_within(const char *dir, const char *rel)
+{
+	int fd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	char *copy = xstrdup(rel), *save = NULL;
+	for (char *c = strtok_r(copy, "/", &save); c && fd >= 0; c = strtok_r(NULL, "/", &save)) {
+		int next = openat(fd, c, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		close(fd);
+		fd = next;
+	}
+	free(copy);
+	return fd;
+}
+
 int path_replace_at(int dfd, const char *name, const void *p, size_t n)
 {
 	char tmp[256];

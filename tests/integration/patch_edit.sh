@@ -76,6 +76,20 @@ build; full "records past the page's end"
 printf '\n\nAnd once more.\n' >> "$md"
 build --force; full "--force"
 
+# a page folder of the output replaced by a symlink (a repository that
+# tracks its output can be given one): the patch does not write through it,
+# and the whole build that follows puts a real folder back
+printf '\n\nProse before a symlink.\n' >> "$md"
+build; patched 1 "prose before a symlink"
+mkdir -p "$d/outside"
+cp "$d/out/cuda-pytorch-index/index.html" "$d/outside/index.html"
+cp "$d/outside/index.html" "$d/outside-before"
+rm -rf "$d/out/cuda-pytorch-index" && ln -s "$d/outside" "$d/out/cuda-pytorch-index"
+printf '\n\nProse through a symlink.\n' >> "$md"
+build; full "a page folder replaced by a symlink"
+cmp -s "$d/outside/index.html" "$d/outside-before" || { echo "a patch wrote through a symlink in the output"; exit 1; }
+[ ! -L "$d/out/cuda-pytorch-index" ] || { echo "the symlink is still in the site"; exit 1; }
+
 # nothing is left beside the output
 ls -a "$d" | grep -q 'state-' && { echo "a patch left a temporary file:"; ls -a "$d"; exit 1; }
 echo "patch_edit: ok"
