@@ -142,6 +142,16 @@ int path_open_subdir(const char *dir, const char *sub, bool make)
 	return cfd;
 }
 
+bool path_inside(const char *root, const char *path)
+{
+	char *r = realpath(root, NULL), *p = r ? realpath(path, NULL) : NULL;
+	size_t n = r ? strlen(r) : 0;
+	bool inside = p && !strncmp(p, r, n) && (p[n] == '/' || (n == 1 && *r == '/'));
+	free(r);
+	free(p);
+	return inside;
+}
+
 int path_open_dir_within(const char *dir, const char *rel)
 {
 	int fd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);

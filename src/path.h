@@ -34,6 +34,9 @@ char *path_root_prefix(const char *from_dir);
  * request could make it one, to have ssg write elsewhere); made first when
  * `make` is set. -1 when there is none, or it is not a real folder. */
 int path_open_subdir(const char *dir, const char *sub, bool make);
+/* Whether path, with every symlink followed, lies inside the folder root
+ * (followed too). False when either cannot be resolved. */
+bool path_inside(const char *root, const char *path);
 /* Open (O_PATH) the folder rel under dir, each folder on the way a real
  * one: a symlink anywhere on it, or a missing folder, gives -1. */
 int path_open_dir_within(const char *dir, const char *rel);

@@ -11,13 +11,33 @@
 #include "xalloc.h"
 
 #include <dirent.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
-static char *read_file(const char *path, size_t *len)
+/* A file of the site's templates/ or themes/, read only when it lies inside
+ * the site: a symlink (a pull request can commit one) to a file elsewhere,
+ * say a key or /proc/self/environ, would be published as a page or an
+ * asset. Refused, it is as if missing: the next in the lookup order is used. */
+static char *read_file(const struct template_source *ts, const char *path, size_t *len)
 {
+	struct stat st;
+	if (lstat(path, &st))
+		return NULL;
+	if (!path_inside(ts->source_dir, path)) {
+		static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+		pthread_mutex_lock(&lock);
+		size_t n = strlen(ts->source_dir);
+		const char *shown = !strncmp(path, ts->source_dir, n) && path[n] == '/' ? path + n + 1
+											: path;
+		if (ts->d)
+			diag_addc(ts->d, SEV_WARNING, "symlink-outside", shown, 0, 0,
+				  "resolves outside the site: ignored");
+		pthread_mutex_unlock(&lock);
+		return NULL;
+	}
 	struct buf b = BUF_INIT;
 	if (buf_read_file(&b, path)) {
 		buf_free(&b);
@@ -46,7 +66,7 @@ static char *load_template(void *ud, const char *name, size_t *len)
 	};
 	char *text = NULL;
 	for (int i = 0; i < 2 && !text; i++)
-		text = read_file(paths[i], len);
+		text = read_file(ts, paths[i], len);
 	free(paths[0]);
 	free(paths[1]);
 	if (text)
@@ -124,7 +144,7 @@ int render_theme_file(const struct template_source *ts, const char *rel, struct 
 {
 	char *full = xasprintf("%s/themes/%s/static/%s", ts->source_dir, ts->theme, rel);
 	size_t len;
-	char *text = read_file(full, &len);
+	char *text = read_file(ts, full, &len);
 	free(full);
 	if (text) {
 		buf_put(out, text, len);

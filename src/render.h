@@ -13,6 +13,8 @@
 struct template_source {
 	char *source_dir;
 	char *theme;
+	struct diags *d;   /* a file that resolves outside the site is refused
+			    * with a warning here (NULL: silently) */
 };
 
 /* A Mustache set loading through the lookup order above. */

@@ -740,7 +740,7 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 	}
 	if (rc == 0 && begun) {
 		out.jobs = jobs_of(o);
-		struct template_source ts = {s.source_dir, s.cfg.theme};
+		struct template_source ts = {s.source_dir, s.cfg.theme, d};
 		struct render_job j = {.s = &s, .out = &out, .d = d};
 		pthread_mutex_init(&j.lock, NULL);
 		j.tpl = render_templates(&ts);

@@ -5,6 +5,7 @@
 # formats and in front matter and site.yml, entity and case tricks, RST raw
 # and include, path traversal in slugs and documents:); the big or odd inputs
 # are generated here, never committed: symlinks out of content/ and in loops,
+# templates and theme files linked out of the site,
 # a 100 MB file, binary data named .md, a million-line document, a 10 MB
 # line, 100,000-level nesting in both formats, a 100,000-column table. For every case:
 #  - ssg exits 0 or 1 (never a crash, a sanitizer report or a timeout);
@@ -159,6 +160,30 @@ done
 grep -Eq "^(content/)?sub/(up|self|again):$D: warning: symlink" "$TMP/out" ||
 	fail "symlinks: no warning for the loops"
 grep -rq 'TOP-SECRET-OUTSIDE\|root:x:0' "$S/public" && fail "symlinks: a file outside content/ was published"
+
+# ---- templates and theme files as symlinks out of the site -----------------------
+# a page template, a partial and a theme asset that resolve to files outside
+# the site (the way a pull request would publish a key or the CI's
+# environment), and a theme named to climb out of themes/: each is refused
+# with a warning, the default theme's file is used, nothing leaks
+T="$TMP/box/theme-links"
+mkdir -p "$T/content" "$T/templates" "$T/themes/default/static" "$T/themes/default/templates"
+printf '# Home\n\nText.\n' >"$T/content/index.md"
+ln -s "$TMP/box/outside/secret.md" "$T/templates/doc.mustache"
+ln -s /etc/passwd "$T/themes/default/templates/navitem.mustache"
+ln -s "$TMP/box/outside/secret.md" "$T/themes/default/static/style.css"
+build theme-links 300000 30
+shapes theme-links
+for f in templates/doc.mustache themes/default/templates/navitem.mustache themes/default/static/style.css; do
+	grep -Eq "^$f:$D: warning: resolves outside the site" "$TMP/out" ||
+		fail "theme-links: no warning for $f"
+done
+grep -rq 'TOP-SECRET-OUTSIDE\|root:x:0' "$T/public" && fail "theme-links: a file outside the site was published"
+grep -q 'Text\.' "$T/public/index/index.html" 2>/dev/null || fail "theme-links: the page was not built from the default theme"
+printf 'title: Climb\ntheme: ../../outside\n' >"$T/site.yml"
+mkdir -p "$TMP/box/outside/templates" && cp "$TMP/box/outside/secret.md" "$TMP/box/outside/templates/base.mustache"
+build theme-links 300000 30
+grep -rq 'TOP-SECRET-OUTSIDE' "$T/public" && fail "theme-links: a theme outside the site was used"
 
 # ---- ssg's cache folder as a symlink to elsewhere ------------------------------------
 V="$TMP/box/cache-link"
