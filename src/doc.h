@@ -31,6 +31,7 @@ struct citation {
 	bool bare;        /* the entry is a bare URL */
 	cmark_node *node; /* the link node, until the tree is rendered */
 	long resource;    /* index into site.resources, set by the model; -1 none */
+	unsigned long long canon_hash; /* hash_str(canonical) once read (0: not yet) */
 };
 
 /* A relative link to another file of the site. */

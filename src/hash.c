@@ -37,9 +37,8 @@ static void insert_slot(struct hash_slot *slots, size_t cap, const char *key, si
 	slots[i] = (struct hash_slot){key, val, h};
 }
 
-static void grow(struct hash *t)
+static void resize(struct hash *t, size_t cap)
 {
-	size_t cap = t->cap ? t->cap * 2 : 64;
 	struct hash_slot *s = xcalloc(cap, sizeof *s);
 	for (size_t i = 0; i < t->cap; i++)
 		if (t->slots[i].key)
@@ -49,11 +48,29 @@ static void grow(struct hash *t)
 	t->cap = cap;
 }
 
+static void grow(struct hash *t)
+{
+	resize(t, t->cap ? t->cap * 2 : 64);
+}
+
+void hash_reserve(struct hash *t, size_t n)
+{
+	size_t cap = t->cap ? t->cap : 64;
+	while ((n + 1) * 4 > cap * 3)
+		cap *= 2;
+	if (cap > t->cap)
+		resize(t, cap);
+}
+
 void hash_put(struct hash *t, const char *key, size_t val)
+{
+	hash_put_h(t, key, hash_str(key), val);
+}
+
+void hash_put_h(struct hash *t, const char *key, unsigned long long h, size_t val)
 {
 	if ((t->n + 1) * 4 > t->cap * 3)
 		grow(t);
-	unsigned long long h = hash_str(key);
 	size_t i = (size_t)h & (t->cap - 1);
 	while (t->slots[i].key) {
 		if (t->slots[i].h == h && !strcmp(t->slots[i].key, key)) {
@@ -68,9 +85,13 @@ void hash_put(struct hash *t, const char *key, size_t val)
 
 bool hash_get(const struct hash *t, const char *key, size_t *val)
 {
+	return t->cap && hash_get_h(t, key, hash_str(key), val);
+}
+
+bool hash_get_h(const struct hash *t, const char *key, unsigned long long h, size_t *val)
+{
 	if (!t->cap)
 		return false;
-	unsigned long long h = hash_str(key);
 	size_t i = (size_t)h & (t->cap - 1);
 	while (t->slots[i].key) {
 		if (t->slots[i].h == h && !strcmp(t->slots[i].key, key)) {

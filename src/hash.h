@@ -23,6 +23,12 @@ unsigned long long hash_str(const char *s);
 void hash_put(struct hash *t, const char *key, size_t val);
 /* True and *val set when key is present. */
 bool hash_get(const struct hash *t, const char *key, size_t *val);
+/* The same with the key's hash_str() known (computed where the key was
+ * made, off a serial path). */
+void hash_put_h(struct hash *t, const char *key, unsigned long long h, size_t val);
+bool hash_get_h(const struct hash *t, const char *key, unsigned long long h, size_t *val);
+/* Room for n keys without growing. */
+void hash_reserve(struct hash *t, size_t n);
 void hash_free(struct hash *t);
 
 #endif

@@ -29,7 +29,7 @@ long model_doc_by_path(const struct site *s, const char *relpath)
 	return -1;
 }
 
-static size_t add_resource(struct site *s, const char *canonical)
+static size_t add_resource(struct site *s, const char *canonical, unsigned long long h)
 {
 	s->res = xgrow(s->res, &s->capres, s->nres + 1, sizeof *s->res);
 	struct resource *r = &s->res[s->nres];
@@ -37,7 +37,7 @@ static size_t add_resource(struct site *s, const char *canonical)
 	r->canonical = xstrdup(canonical);
 	r->kind = -1;
 	/* the key is the heap string, which stays put when the array grows */
-	hash_put(&s->res_by_url, r->canonical, s->nres);
+	hash_put_h(&s->res_by_url, r->canonical, h, s->nres);
 	return s->nres++;
 }
 
@@ -201,6 +201,12 @@ void model_build(struct site *s)
 {
 	struct aliases al;
 	taxonomy_aliases_init(&al, &s->cfg);
+	/* room for as many resources as the last build had (else a guess: a
+	 * resource is cited four times or so), so that the table never grows */
+	size_t ncites = 0;
+	for (size_t d = 0; d < s->ndocs; d++)
+		ncites += s->docs[d].ncites;
+	hash_reserve(&s->res_by_url, s->memo && s->memo->n ? s->memo->n : ncites / 4);
 	for (size_t d = 0; d < s->ndocs; d++) {
 		struct doc *doc = &s->docs[d];
 		for (size_t i = 0; i < doc->ncites; i++) {
@@ -211,10 +217,15 @@ void model_build(struct site *s)
 				char *aliased = taxonomy_alias(&al, c->canonical);
 				doc_free_str(doc, c->canonical);
 				c->canonical = aliased;
+				c->canon_hash = 0;
 			}
-			long ri = model_resource(s, c->canonical);
-			if (ri < 0)
-				ri = (long)add_resource(s, c->canonical);
+			/* hashed as the document was read (site_read.c) */
+			if (!c->canon_hash)
+				c->canon_hash = hash_str(c->canonical);
+			size_t v;
+			long ri = hash_get_h(&s->res_by_url, c->canonical, c->canon_hash, &v)
+					  ? (long)v
+					  : (long)add_resource(s, c->canonical, c->canon_hash);
 			struct resource *r = &s->res[ri];
 			r->refs = xgrow(r->refs, &r->caprefs, r->nrefs + 1, sizeof *r->refs);
 			r->refs[r->nrefs++] = (struct cite_ref){d, i};
@@ -228,6 +239,7 @@ void model_build(struct site *s)
 	s->memo_hit = xcalloc(s->nres + 1, sizeof *s->memo_hit);
 	pool_run(s->jobs, s->nres, describe_resource, s);
 	struct hash slugs = HASH_INIT;
+	hash_reserve(&slugs, s->nres);
 	for (size_t i = 0; i < s->nres; i++)
 		finish_resource(s, &s->res[i], &slugs);
 	hash_free(&slugs);

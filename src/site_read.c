@@ -8,6 +8,7 @@
 #include "extract.h"
 #include "fingerprint.h"
 #include "gitdates.h"
+#include "hash.h"
 #include "html.h"
 #include "path.h"
 #include "pool.h"
@@ -164,6 +165,12 @@ static void read_one(void *ctx, size_t i)
 	struct read_job *j = ctx;
 	struct buf entry = BUF_INIT;
 	read_doc(j, i, j->entries || j->stream ? &entry : NULL);
+	/* the merge's hash of each URL, taken here while the strings are warm
+	 * and on every thread, not in the serial merge */
+	struct doc *d = &j->s->docs[i];
+	for (size_t k = 0; k < d->ncites; k++)
+		if (d->cites[k].canonical)
+			d->cites[k].canon_hash = hash_str(d->cites[k].canonical);
 	if (j->stream)
 		doc_cache_stream_put(j->stream, i, &entry); /* every document, once */
 	else if (j->entries)

@@ -198,11 +198,57 @@ static void test_digest_strings(void **state)
 	free(seen);
 }
 
+/* A table reserved for n keys takes them without growing; keys put with
+ * their hash known are found by hash_get, and the other way round; a key
+ * reserved past the table's size keeps what it held. */
+static void test_reserve_and_known_hash(void **state)
+{
+	(void)state;
+	enum { N = 5000 };
+	char **keys = calloc(N, sizeof *keys);
+	struct hash t = HASH_INIT;
+	hash_put(&t, "before", 7);
+	hash_reserve(&t, N + 1);
+	size_t cap = t.cap;
+	assert_true((N + 2) * 4 <= cap * 3);
+	for (size_t i = 0; i < N; i++) {
+		char k[64];
+		snprintf(k, sizeof k, "https://example.org/reserved/%zu", i);
+		keys[i] = strdup(k);
+		if (i % 2)
+			hash_put_h(&t, keys[i], hash_str(keys[i]), i);
+		else
+			hash_put(&t, keys[i], i);
+	}
+	assert_int_equal(t.cap, cap); /* never grew */
+	assert_int_equal(t.n, N + 1);
+	for (size_t i = 0; i < N; i++) {
+		size_t v = 0, w = 0;
+		assert_true(hash_get(&t, keys[i], &v));
+		assert_true(hash_get_h(&t, keys[i], hash_str(keys[i]), &w));
+		assert_int_equal(v, i);
+		assert_int_equal(w, i);
+	}
+	size_t v = 0;
+	assert_true(hash_get(&t, "before", &v));
+	assert_int_equal(v, 7);
+	assert_false(hash_get_h(&t, "absent", hash_str("absent"), NULL));
+	hash_reserve(&t, 10); /* smaller than it is: nothing changes */
+	assert_int_equal(t.cap, cap);
+	hash_free(&t);
+	struct hash empty = HASH_INIT;
+	assert_false(hash_get_h(&empty, "x", hash_str("x"), NULL));
+	for (size_t i = 0; i < N; i++)
+		free(keys[i]);
+	free(keys);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_alike_keys),
 		cmocka_unit_test(test_many_keys),
+		cmocka_unit_test(test_reserve_and_known_hash),
 		cmocka_unit_test(test_digest_keys),
 		cmocka_unit_test(test_digest_strings),
 		cmocka_unit_test(test_map_key_bits),
