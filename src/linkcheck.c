@@ -211,9 +211,15 @@ static int cache_parse_line(char *line, struct linkcache_entry *e)
 
 int linkcheck_load_cache(const char *file, struct linkcache *c)
 {
-	FILE *fp = fopen(file, "r");
-	if (!fp)
+	/* never through a symlink (the cache may come from a pull request, and
+	 * its details end up on pages): as it is saved */
+	int fd = open(file, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	FILE *fp = fd >= 0 ? fdopen(fd, "r") : NULL;
+	if (!fp) {
+		if (fd >= 0)
+			close(fd);
 		return -1;
+	}
 	char *line = NULL;
 	size_t cap = 0;
 	ssize_t len;

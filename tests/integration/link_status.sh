@@ -13,4 +13,11 @@ printf 'https://a.example.org/x\t404\t-\t2026-11-01\t1763700000\tbroken\t-\n' > 
 "$SSG" build -s "$d" -q
 grep -q 'class="link-status link-broken">broken since 2026-11-01 (HTTP 404)<' "$d/public/r/a-example-org-x/index.html"
 ! grep -q 'link-status' "$d/public/r/b-example-org/index.html"
+# a cache that is a symlink (to a file elsewhere, whose lines could be
+# shown) is not read: the page shows no status
+mv "$d/.ssg-cache/links.tsv" "$d/elsewhere.tsv"
+ln -s "$d/elsewhere.tsv" "$d/.ssg-cache/links.tsv"
+"$SSG" build -s "$d" -q --force
+! grep -q 'link-status' "$d/public/r/a-example-org-x/index.html" ||
+	{ echo "a symlinked link cache was read"; exit 1; }
 echo "link_status: ok"
