@@ -124,6 +124,14 @@ static bool make_pages(struct patch_job *j)
 	diags_free(&ignore);
 	if (rc)
 		return false;
+	/* content/ led outside the repository (a symlink): a whole build
+	 * refuses it, with the error */
+	char *boundary = path_boundary(j->src), *where = path_join(j->src, "content");
+	bool inside = boundary && path_inside(boundary, where);
+	free(boundary);
+	free(where);
+	if (!inside)
+		return false;
 	char env[33];
 	doc_cache_env(j->src, env);
 	struct doc_cache cache;

@@ -322,5 +322,6 @@ void model_free(struct site *s)
 	diags_free(&s->diags);
 	config_free(&s->cfg);
 	free(s->source_dir);
+	free(s->boundary);
 	memset(s, 0, sizeof *s);
 }

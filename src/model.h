@@ -80,6 +80,7 @@ struct site {
 	pthread_t cache_writer;   /* updating the document cache (doc_cache.h) */
 	bool cache_writing;       /* model_free waits for it */
 	char *source_dir;
+	char *boundary;    /* where the site's files may lead through symlinks (path_boundary) */
 	struct doc *docs;
 	size_t ndocs;
 	struct resource *res;

@@ -152,6 +152,34 @@ bool path_inside(const char *root, const char *path)
 	return inside;
 }
 
+char *path_boundary(const char *dir)
+{
+	char *real = realpath(dir, NULL);
+	if (!real)
+		return NULL;
+	char *at = xstrdup(real); /* "/a/b", then "/a", then "" for the root */
+	for (;;) {
+		char *git = xasprintf("%s/.git", at);
+		struct stat st;
+		bool found = lstat(git, &st) == 0;
+		free(git);
+		if (found) {
+			free(real);
+			if (!*at) {
+				free(at);
+				return xstrdup("/");
+			}
+			return at;
+		}
+		char *slash = strrchr(at, '/');
+		if (!slash || !*at)
+			break;
+		*slash = '\0';
+	}
+	free(at);
+	return real;
+}
+
 int path_open_dir_within(const char *dir, const char *rel)
 {
 	int fd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);

@@ -37,6 +37,10 @@ int path_open_subdir(const char *dir, const char *sub, bool make);
 /* Whether path, with every symlink followed, lies inside the folder root
  * (followed too). False when either cannot be resolved. */
 bool path_inside(const char *root, const char *path);
+/* The folder a site's files may lead to through symlinks: the repository
+ * holding dir (the nearest folder at or above it with a .git), else dir
+ * itself; resolved (realpath). NULL when dir cannot be resolved. */
+char *path_boundary(const char *dir);
 /* Open (O_PATH) the folder rel under dir, each folder on the way a real
  * one: a symlink anywhere on it, or a missing folder, gives -1. */
 int path_open_dir_within(const char *dir, const char *rel);

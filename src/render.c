@@ -26,7 +26,7 @@ static char *read_file(const struct template_source *ts, const char *path, size_
 	struct stat st;
 	if (lstat(path, &st))
 		return NULL;
-	if (!path_inside(ts->source_dir, path)) {
+	if (!path_inside(ts->boundary ? ts->boundary : ts->source_dir, path)) {
 		static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 		pthread_mutex_lock(&lock);
 		size_t n = strlen(ts->source_dir);
@@ -34,7 +34,7 @@ static char *read_file(const struct template_source *ts, const char *path, size_
 											: path;
 		if (ts->d)
 			diag_addc(ts->d, SEV_WARNING, "symlink-outside", shown, 0, 0,
-				  "resolves outside the site: ignored");
+				  "resolves outside the site's repository: ignored");
 		pthread_mutex_unlock(&lock);
 		return NULL;
 	}

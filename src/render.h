@@ -15,6 +15,8 @@ struct template_source {
 	char *theme;
 	struct diags *d;   /* a file that resolves outside the site is refused
 			    * with a warning here (NULL: silently) */
+	const char *boundary; /* "outside": beyond this folder (path_boundary);
+			       * NULL: beyond source_dir */
 };
 
 /* A Mustache set loading through the lookup order above. */

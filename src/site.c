@@ -106,6 +106,16 @@ int site_load(struct site *s, const struct build_opts *o, struct diags *d)
 	char *content = path_join(s->source_dir, "content");
 	struct source_list files = {0};
 	struct stat st;
+	s->boundary = path_boundary(s->source_dir);
+	if (stat(content, &st) == 0 && S_ISDIR(st.st_mode) &&
+	    !(s->boundary && path_inside(s->boundary, content))) {
+		/* a symlink a pull request can commit: the build would publish
+		 * whatever folder it points to, keys and all */
+		diag_addc(d, SEV_ERROR, "symlink-outside", "content", 0, 0,
+			  "resolves outside the site's repository: refused");
+		free(content);
+		return -1;
+	}
 	if (stat(content, &st) == 0 && S_ISDIR(st.st_mode))
 		source_discover(content, &files, d);
 	else
@@ -474,8 +484,13 @@ static size_t copy_statics(struct site *s, struct output *out, struct template_s
 	struct source_list files = {0};
 	struct stat st;
 	struct diags ignore = DIAGS_INIT;
-	if (stat(sdir, &st) == 0 && S_ISDIR(st.st_mode))
-		source_discover(sdir, &files, &ignore);
+	if (stat(sdir, &st) == 0 && S_ISDIR(st.st_mode)) {
+		if (s->boundary && path_inside(s->boundary, sdir))
+			source_discover(sdir, &files, &ignore);
+		else
+			diag_addc(out->d, SEV_WARNING, "symlink-outside", "static", 0, 0,
+				  "resolves outside the site's repository: not copied");
+	}
 	for (size_t i = 0; i < files.n; i++) {
 		char *src = path_join(sdir, files.v[i].relpath);
 		if (output_copy(out, files.v[i].relpath, src) == 0)
@@ -740,7 +755,7 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 	}
 	if (rc == 0 && begun) {
 		out.jobs = jobs_of(o);
-		struct template_source ts = {s.source_dir, s.cfg.theme, d};
+		struct template_source ts = {s.source_dir, s.cfg.theme, d, s.boundary};
 		struct render_job j = {.s = &s, .out = &out, .d = d};
 		pthread_mutex_init(&j.lock, NULL);
 		j.tpl = render_templates(&ts);

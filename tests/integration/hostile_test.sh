@@ -5,7 +5,8 @@
 # formats and in front matter and site.yml, entity and case tricks, RST raw
 # and include, path traversal in slugs and documents:); the big or odd inputs
 # are generated here, never committed: symlinks out of content/ and in loops,
-# templates and theme files linked out of the site,
+# templates and theme files linked out of the site, content/ and static/
+# themselves linked out of it,
 # a 100 MB file, binary data named .md, a million-line document, a 10 MB
 # line, 100,000-level nesting in both formats, a 100,000-column table. For every case:
 #  - ssg exits 0 or 1 (never a crash, a sanitizer report or a timeout);
@@ -184,6 +185,31 @@ printf 'title: Climb\ntheme: ../../outside\n' >"$T/site.yml"
 mkdir -p "$TMP/box/outside/templates" && cp "$TMP/box/outside/secret.md" "$TMP/box/outside/templates/base.mustache"
 build theme-links 300000 30
 grep -rq 'TOP-SECRET-OUTSIDE' "$T/public" && fail "theme-links: a theme outside the site was used"
+
+# ---- the site's folders as symlinks out of it -------------------------------------
+# content/ itself linked to a folder elsewhere (keys, say): refused with an
+# error, nothing published; static/ so linked: not copied, with a warning
+F="$TMP/box/folder-links"
+mkdir -p "$F" "$TMP/box/outside/keys"
+echo "TOP-SECRET-OUTSIDE" >"$TMP/box/outside/keys/id_rsa"
+printf '# Keys\n\nTOP-SECRET-OUTSIDE\n' >"$TMP/box/outside/keys/notes.md"
+ln -s "$TMP/box/outside/keys" "$F/content"
+build folder-links 300000 30
+expect folder-links "content:$D: error: resolves outside the site's repository"
+[ -d "$F/public" ] && grep -rq 'TOP-SECRET-OUTSIDE' "$F/public" && fail "folder-links: content/ outside the site was published"
+rm "$F/content" && mkdir -p "$F/content" && printf '# Home\n\nText.\n' >"$F/content/index.md"
+ln -s "$TMP/box/outside/keys" "$F/static"
+build folder-links 300000 30
+shapes folder-links
+expect folder-links "static:$D: warning: resolves outside the site's repository"
+grep -rq 'TOP-SECRET-OUTSIDE' "$F/public" && fail "folder-links: static/ outside the site was published"
+# within one repository a site may link its content from elsewhere in it
+M="$TMP/box/mono"
+mkdir -p "$M/.git" "$M/docs" "$M/site"
+printf '# Shared\n\nShared text.\n' >"$M/docs/shared.md"
+ln -s ../docs "$M/site/content"
+build mono/site 300000 30
+grep -rq 'Shared text' "$M/site/public" || fail "mono: content/ linked within the repository was not built"
 
 # ---- ssg's cache folder as a symlink to elsewhere ------------------------------------
 V="$TMP/box/cache-link"
