@@ -3,12 +3,14 @@
 #include "xalloc.h"
 #include "yamlx.h"
 #include "buf.h"
+#include "path.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 /* The defaults: what a site with no site.yml gets, and what a site.yml
  * without `kinds:` gets for kinds. */
@@ -622,6 +624,19 @@ int config_parse(struct config *cfg, const char *text, size_t n, const char *pat
 int config_load(struct config *cfg, const char *dir, struct diags *d)
 {
 	char *file = xasprintf("%s/site.yml", dir);
+	/* a symlink out of the site's repository (a pull request can commit
+	 * one) would put a file of elsewhere's words on every page */
+	char *boundary = path_boundary(dir);
+	struct stat st;
+	bool outside = lstat(file, &st) == 0 && !(boundary && path_inside(boundary, file));
+	free(boundary);
+	if (outside) {
+		free(file);
+		config_defaults(cfg);
+		diag_addc(d, SEV_ERROR, "symlink-outside", "site.yml", 0, 0,
+			  "resolves outside the site's repository: refused");
+		return -1;
+	}
 	struct buf b = BUF_INIT;
 	int rr = buf_read_file(&b, file);
 	free(file);

@@ -203,6 +203,14 @@ build folder-links 300000 30
 shapes folder-links
 expect folder-links "static:$D: warning: resolves outside the site's repository"
 grep -rq 'TOP-SECRET-OUTSIDE' "$F/public" && fail "folder-links: static/ outside the site was published"
+# site.yml so linked: refused, nothing built from it
+rm "$F/static"
+printf 'title: TOP-SECRET-OUTSIDE\n' >"$TMP/box/outside/keys/site.yml"
+ln -s "$TMP/box/outside/keys/site.yml" "$F/site.yml"
+build folder-links 300000 30
+expect folder-links "site.yml:$D: error: resolves outside the site's repository"
+grep -rq 'TOP-SECRET-OUTSIDE' "$F/public" && fail "folder-links: a site.yml outside the site was used"
+rm "$F/site.yml"
 # within one repository a site may link its content from elsewhere in it
 M="$TMP/box/mono"
 mkdir -p "$M/.git" "$M/docs" "$M/site"
