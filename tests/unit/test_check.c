@@ -22,18 +22,6 @@ static char *tmp_site(void)
 	return dir;
 }
 
-static void put(const char *dir, const char *rel, const char *text)
-{
-	char *p = path_join(dir, rel);
-	char *d = path_dirname(p);
-	assert_int_equal(path_mkdirs(d), 0);
-	FILE *f = fopen(p, "wb");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
-	free(d);
-	free(p);
-}
 
 static void rm_site(char *dir)
 {
@@ -82,8 +70,8 @@ static void test_duplicate(void **state)
 {
 	(void)state;
 	char *dir = tmp_site();
-	put(dir, "site.yml", one_topic);
-	put(dir, "content/a.md",
+	test_put_file(dir, "site.yml", one_topic);
+	test_put_file(dir, "content/a.md",
 	    "# A\n\n"
 	    "Prose about [x](https://x.org/) is not a listing.\n\n"
 	    "- [X](https://x.org/) - first.\n"
@@ -104,17 +92,17 @@ static void test_variant_majority_and_tie(void **state)
 {
 	(void)state;
 	char *dir = tmp_site();
-	put(dir, "site.yml", one_topic);
+	test_put_file(dir, "site.yml", one_topic);
 	/* majority: b and c write it one way, a another */
-	put(dir, "content/a.md", "# A\n\n- [R](http://www.r.org/tool/) - r.\n");
-	put(dir, "content/b.md", "# B\n\n- [R](https://r.org/tool) - r.\n");
-	put(dir, "content/c.md", "# C\n\n- [R](https://r.org/tool) - r.\n");
+	test_put_file(dir, "content/a.md", "# A\n\n- [R](http://www.r.org/tool/) - r.\n");
+	test_put_file(dir, "content/b.md", "# B\n\n- [R](https://r.org/tool) - r.\n");
+	test_put_file(dir, "content/c.md", "# C\n\n- [R](https://r.org/tool) - r.\n");
 	/* tie: the canonical spelling wins, though written second */
-	put(dir, "content/d.md", "# D\n\n- [Q](https://q.org/x/) - q.\n");
-	put(dir, "content/e.md", "# E\n\n- [Q](https://q.org/x) - q.\n");
+	test_put_file(dir, "content/d.md", "# D\n\n- [Q](https://q.org/x/) - q.\n");
+	test_put_file(dir, "content/e.md", "# E\n\n- [Q](https://q.org/x) - q.\n");
 	/* a fragment is not a variant */
-	put(dir, "content/f.md", "# F\n\n- [Z](https://z.org/p#a) - z.\n");
-	put(dir, "content/g.md", "# G\n\n- [Z](https://z.org/p) - z.\n");
+	test_put_file(dir, "content/f.md", "# F\n\n- [Z](https://z.org/p#a) - z.\n");
+	test_put_file(dir, "content/g.md", "# G\n\n- [Z](https://z.org/p) - z.\n");
 	char *f = findings(dir, "url-variant");
 	assert_string_equal(f, "content/a.md:3:3: warning: http://www.r.org/tool/ is a variant of "
 			       "the resource https://r.org/tool, written https://r.org/tool in "
@@ -131,11 +119,11 @@ static void test_variant_moved(void **state)
 	(void)state;
 	char *dir = tmp_site();
 	char *yml = xasprintf("%saliases:\n  https://old.org/t: https://new.org/t\n", one_topic);
-	put(dir, "site.yml", yml);
+	test_put_file(dir, "site.yml", yml);
 	free(yml);
-	put(dir, "content/a.md", "# A\n\n- [T](https://old.org/t) - t.\n");
-	put(dir, "content/b.md", "# B\n\n- [T](https://new.org/t) - t.\n");
-	put(dir, "content/c.md", "# C\n\n- [T](https://new.org/t) - t.\n");
+	test_put_file(dir, "content/a.md", "# A\n\n- [T](https://old.org/t) - t.\n");
+	test_put_file(dir, "content/b.md", "# B\n\n- [T](https://new.org/t) - t.\n");
+	test_put_file(dir, "content/c.md", "# C\n\n- [T](https://new.org/t) - t.\n");
 	char *f = findings(dir, "url-variant");
 	assert_non_null(strstr(f, "content/a.md:3:3: warning: https://old.org/t is an old address "
 				  "of the resource https://new.org/t, written https://new.org/t in "
@@ -149,9 +137,9 @@ static void test_unsorted_once(void **state)
 {
 	(void)state;
 	char *dir = tmp_site();
-	put(dir, "site.yml", "topics:\n  - id: p\n    title: P\n    match: { hosts: [p.org] }\n");
-	put(dir, "content/a.md", "# A\n\n- [P](https://p.org/) - sorted.\n\n- [U](https://u.org/) - u.\n");
-	put(dir, "content/b.md", "# B\n\n- [U](https://u.org/) - again.\n");
+	test_put_file(dir, "site.yml", "topics:\n  - id: p\n    title: P\n    match: { hosts: [p.org] }\n");
+	test_put_file(dir, "content/a.md", "# A\n\n- [P](https://p.org/) - sorted.\n\n- [U](https://u.org/) - u.\n");
+	test_put_file(dir, "content/b.md", "# B\n\n- [U](https://u.org/) - again.\n");
 	char *f = findings(dir, "unsorted");
 	assert_string_equal(f, "content/a.md:5:3: warning: https://u.org matches no topic of "
 			       "site.yml and falls into Unsorted: add a match rule or an override "
@@ -164,10 +152,10 @@ static void test_titles_and_images(void **state)
 {
 	(void)state;
 	char *dir = tmp_site();
-	put(dir, "site.yml", "topics:\n  - id: all\n    title: \"\"\n    match: { urls: [\"*\"] }\n");
-	put(dir, "content/notitle.md", "Text only, [](https://e.org/) and ![i](img/a.png).\n");
-	put(dir, "content/sub/b.md", "# B\n\n##\n\n![ok](../img/ok.png) ![up](../../x.png)\n");
-	put(dir, "content/img/ok.png", "png");
+	test_put_file(dir, "site.yml", "topics:\n  - id: all\n    title: \"\"\n    match: { urls: [\"*\"] }\n");
+	test_put_file(dir, "content/notitle.md", "Text only, [](https://e.org/) and ![i](img/a.png).\n");
+	test_put_file(dir, "content/sub/b.md", "# B\n\n##\n\n![ok](../img/ok.png) ![up](../../x.png)\n");
+	test_put_file(dir, "content/img/ok.png", "png");
 	char *f = findings(dir, NULL);
 	assert_string_equal(
 		f, "content/notitle.md:1:1: warning: document has no title (no 'title:' in front "
@@ -188,8 +176,8 @@ static void test_config_error_site(void **state)
 {
 	(void)state;
 	char *dir = tmp_site();
-	put(dir, "site.yml", "title: [\n");
-	put(dir, "content/a.md", "# A\n\n- [X](https://x.org/) - x.\n");
+	test_put_file(dir, "site.yml", "title: [\n");
+	test_put_file(dir, "content/a.md", "# A\n\n- [X](https://x.org/) - x.\n");
 	char *f = findings(dir, NULL); /* a half-loaded site: no crash, nothing to add */
 	assert_string_equal(f, "");
 	free(f);
@@ -318,7 +306,7 @@ static void test_scaffold_site(void **state)
 	assert_true(s.ndocs == 1 && s.nres >= 3);
 	model_free(&s);
 	/* never overwrite: every file is reported, none changed */
-	put(site, "README.md", "mine\n");
+	test_put_file(site, "README.md", "mine\n");
 	buf_reset(&log);
 	assert_int_equal(scaffold_site(site, &d, &log), -1);
 	assert_int_equal(d.n, 4);

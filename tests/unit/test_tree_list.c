@@ -13,18 +13,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static void put(const char *dir, const char *rel, const char *text)
-{
-	char *p = path_join(dir, rel);
-	char *parent = path_dirname(p);
-	assert_int_equal(path_mkdirs(parent), 0);
-	FILE *f = fopen(p, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
-	free(parent);
-	free(p);
-}
 
 static const struct tree_entry *find(const struct tree_list *l, const char *rel)
 {
@@ -51,10 +39,10 @@ static void test_types_parents_and_links(void **state)
 	assert_non_null(mkdtemp(tmpl));
 	char outside[] = "/tmp/ssg-tree-outside-XXXXXX";
 	assert_non_null(mkdtemp(outside));
-	put(tmpl, "index.html", "home");
-	put(tmpl, "r/a/index.html", "a");
-	put(tmpl, "r/b/index.html", "b");
-	put(outside, "secret/index.html", "not to be listed");
+	test_put_file(tmpl, "index.html", "home");
+	test_put_file(tmpl, "r/a/index.html", "a");
+	test_put_file(tmpl, "r/b/index.html", "b");
+	test_put_file(outside, "secret/index.html", "not to be listed");
 	char *link = path_join(tmpl, "r/elsewhere");
 	assert_int_equal(symlink(outside, link), 0);
 	free(link);
@@ -104,7 +92,7 @@ static void test_many_entries(void **state)
 	char rel[64];
 	for (int i = 0; i < 3000; i++) { /* more than one getdents64 buffer per folder */
 		snprintf(rel, sizeof rel, "r/page-with-a-long-name-%04d/index.html", i);
-		put(tmpl, rel, "x");
+		test_put_file(tmpl, rel, "x");
 	}
 	int fd = open_dir(tmpl);
 	struct tree_list l;

@@ -10,6 +10,8 @@
 #include <string.h>
 #include <stdio.h>
 
+#include "path.h"
+
 /* Read a whole file into a heap string (NULL when it cannot be read). */
 static inline char *test_read_file(const char *path, size_t *len)
 {
@@ -29,6 +31,20 @@ static inline char *test_read_file(const char *path, size_t *len)
 	if (len)
 		*len = n;
 	return p;
+}
+
+/* Write text to dir/rel, making its folders. */
+static inline void test_put_file(const char *dir, const char *rel, const char *text)
+{
+	char *p = path_join(dir, rel);
+	char *parent = path_dirname(p);
+	assert_int_equal(path_mkdirs(parent), 0);
+	FILE *f = fopen(p, "wb");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+	free(parent);
+	free(p);
 }
 
 #endif
