@@ -126,9 +126,8 @@ static bool make_pages(struct patch_job *j)
 		return false;
 	/* content/ led outside the repository (a symlink): a whole build
 	 * refuses it, with the error */
-	char *boundary = path_boundary(j->src), *where = path_join(j->src, "content");
-	bool inside = boundary && path_inside(boundary, where);
-	free(boundary);
+	char *where = path_join(j->src, "content");
+	bool inside = path_in_site(j->src, where);
 	free(where);
 	if (!inside)
 		return false;

@@ -626,11 +626,8 @@ int config_load(struct config *cfg, const char *dir, struct diags *d)
 	char *file = xasprintf("%s/site.yml", dir);
 	/* a symlink out of the site's repository (a pull request can commit
 	 * one) would put a file of elsewhere's words on every page */
-	char *boundary = path_boundary(dir);
 	struct stat st;
-	bool outside = lstat(file, &st) == 0 && !(boundary && path_inside(boundary, file));
-	free(boundary);
-	if (outside) {
+	if (lstat(file, &st) == 0 && !path_in_site(dir, file)) {
 		free(file);
 		config_defaults(cfg);
 		diag_addc(d, SEV_ERROR, "symlink-outside", "site.yml", 0, 0,

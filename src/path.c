@@ -180,6 +180,14 @@ char *path_boundary(const char *dir)
 	return real;
 }
 
+bool path_in_site(const char *site_dir, const char *path)
+{
+	char *boundary = path_boundary(site_dir);
+	bool inside = boundary && path_inside(boundary, path);
+	free(boundary);
+	return inside;
+}
+
 int path_open_dir_within(const char *dir, const char *rel)
 {
 	int fd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);

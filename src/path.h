@@ -41,6 +41,9 @@ bool path_inside(const char *root, const char *path);
  * holding dir (the nearest folder at or above it with a .git), else dir
  * itself; resolved (realpath). NULL when dir cannot be resolved. */
 char *path_boundary(const char *dir);
+/* Whether path lies inside the boundary of the site at site_dir (the two
+ * above, for a one-off question). */
+bool path_in_site(const char *site_dir, const char *path);
 /* Open (O_PATH) the folder rel under dir, each folder on the way a real
  * one: a symlink anywhere on it, or a missing folder, gives -1. */
 int path_open_dir_within(const char *dir, const char *rel);

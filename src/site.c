@@ -107,8 +107,8 @@ int site_load(struct site *s, const struct build_opts *o, struct diags *d)
 	struct source_list files = {0};
 	struct stat st;
 	s->boundary = path_boundary(s->source_dir);
-	if (stat(content, &st) == 0 && S_ISDIR(st.st_mode) &&
-	    !(s->boundary && path_inside(s->boundary, content))) {
+	bool has_content = stat(content, &st) == 0 && S_ISDIR(st.st_mode);
+	if (has_content && !(s->boundary && path_inside(s->boundary, content))) {
 		/* a symlink a pull request can commit: the build would publish
 		 * whatever folder it points to, keys and all */
 		diag_addc(d, SEV_ERROR, "symlink-outside", "content", 0, 0,
@@ -116,7 +116,7 @@ int site_load(struct site *s, const struct build_opts *o, struct diags *d)
 		free(content);
 		return -1;
 	}
-	if (stat(content, &st) == 0 && S_ISDIR(st.st_mode))
+	if (has_content)
 		source_discover(content, &files, d);
 	else
 		diag_add(d, SEV_WARNING, "content", 0, 0,
