@@ -2,6 +2,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "diag.h"
+#include "hugepages.h"
 #include "site.h"
 
 #include <getopt.h>
@@ -65,6 +66,7 @@ int cmd_build(int argc, char **argv)
 	struct diags d = DIAGS_INIT;
 	struct build_stats st;
 	o.exiting = true;
+	hugepages_for_site(o.source);
 	int rc = site_build(&o, &d, &st);
 	print_diags(&d, verbose);
 	if (st.up_to_date && !quiet)

@@ -6,6 +6,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "diag.h"
+#include "hugepages.h"
 #include "linkcheck.h"
 #include "path.h"
 #include "site.h"
@@ -113,6 +114,7 @@ int cmd_check(int argc, char **argv)
 		free(links.exclude);
 		return bad;
 	}
+	hugepages_for_site(o.source);
 	struct diags d = DIAGS_INIT;
 	struct site s;
 	site_load(&s, &o, &d);

@@ -1,6 +1,7 @@
 /* cmd_serve: `ssg serve`: its options; the server itself is serve.c. */
 #include "cli.h"
 #include "commands.h"
+#include "hugepages.h"
 #include "serve.h"
 
 #include <getopt.h>
@@ -58,5 +59,6 @@ int cmd_serve(int argc, char **argv)
 	}
 	if (optind < argc)
 		return cmd_usage_error("serve", "unexpected argument");
+	hugepages_for_site(o.build.source);
 	return serve_run(&o);
 }

@@ -3,6 +3,7 @@
  * Level 6. */
 #include "cli.h"
 #include "commands.h"
+#include "hugepages.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -21,6 +22,7 @@ int main(int argc, char **argv)
 {
 	if (argc < 2)
 		return cmd_usage_error(NULL, "missing command");
+	hugepages_init(argc, argv);
 	const char *cmd = argv[1];
 	if (!strcmp(cmd, "--version") || !strcmp(cmd, "version")) {
 		printf("ssg %s\n", SSG_VERSION);

@@ -1,0 +1,68 @@
+/* hugepages: re-executing a big site's build with malloc on huge pages (see
+ * hugepages.h). */
+#include "hugepages.h"
+#include "path.h"
+#include "xalloc.h"
+
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define SETTING "glibc.malloc.hugetlb"
+/* content/ entries from which huge pages pay (the five-document portal is
+ * better off without them, 1,000 documents are 4 % quicker with them) */
+#define BIG_SITE 200
+
+static char **saved_argv;
+
+void hugepages_init(int argc, char **argv)
+{
+	saved_argv = xcalloc((size_t)argc + 1, sizeof *saved_argv);
+	for (int i = 0; i < argc; i++)
+		saved_argv[i] = argv[i];
+}
+
+bool hugepages_site_is_big(const char *source_dir, unsigned least)
+{
+	char *content = path_join(source_dir, "content");
+	DIR *d = opendir(content);
+	free(content);
+	if (!d)
+		return false;
+	unsigned n = 0;
+	struct dirent *e;
+	while (n < least && (e = readdir(d)))
+		n += e->d_name[0] != '.';
+	closedir(d);
+	return n >= least;
+}
+
+char *hugepages_tunables(const char *existing)
+{
+	if (!existing || !*existing)
+		return xstrdup(SETTING "=1");
+	if (strstr(existing, SETTING))
+		return NULL; /* the user's word stands */
+	return xconcat(existing, ":" SETTING "=1", NULL);
+}
+
+void hugepages_for_site(const char *source_dir)
+{
+	const char *off = getenv("SSG_HUGEPAGES");
+	if (!saved_argv || (off && !strcmp(off, "0")))
+		return;
+	const char *was = getenv("GLIBC_TUNABLES");
+	char *now = hugepages_tunables(was);
+	if (!now)
+		return;
+	if (hugepages_site_is_big(source_dir, BIG_SITE) && setenv("GLIBC_TUNABLES", now, 1) == 0) {
+		execv("/proc/self/exe", saved_argv);
+		/* no /proc, or no exec allowed: go on as we are */
+		if (was)
+			setenv("GLIBC_TUNABLES", was, 1);
+		else
+			unsetenv("GLIBC_TUNABLES");
+	}
+	free(now);
+}

@@ -1,0 +1,50 @@
+/* test_hugepages: when a build re-executes itself with malloc on huge pages.
+ * The setting is added to whatever GLIBC_TUNABLES holds, and never where the
+ * user has said what malloc does with huge pages; a site is big from a given
+ * number of entries in content/, dot files not counted, and a site without
+ * content/ is not big. (The re-execution itself: tests/integration/hugepages.sh.) */
+#include "testutil.h"
+
+#include "hugepages.h"
+#include "output.h"
+
+static void test_tunables(void **state)
+{
+	(void)state;
+	char *t = hugepages_tunables(NULL);
+	assert_string_equal(t, "glibc.malloc.hugetlb=1");
+	free(t);
+	t = hugepages_tunables("");
+	assert_string_equal(t, "glibc.malloc.hugetlb=1");
+	free(t);
+	t = hugepages_tunables("glibc.malloc.tcache_count=0");
+	assert_string_equal(t, "glibc.malloc.tcache_count=0:glibc.malloc.hugetlb=1");
+	free(t);
+	/* the user's word stands, whatever it says */
+	assert_null(hugepages_tunables("glibc.malloc.hugetlb=0"));
+	assert_null(hugepages_tunables("glibc.malloc.arena_max=1:glibc.malloc.hugetlb=2"));
+}
+
+static void test_site_size(void **state)
+{
+	(void)state;
+	char tmpl[] = "/tmp/ssg-hugepages-XXXXXX";
+	assert_non_null(mkdtemp(tmpl));
+	assert_false(hugepages_site_is_big(tmpl, 1)); /* no content/ */
+	test_put_file(tmpl, "content/a.md", "# A\n");
+	test_put_file(tmpl, "content/b.md", "# B\n");
+	test_put_file(tmpl, "content/sub/c.md", "# C\n");
+	test_put_file(tmpl, "content/.hidden", "x\n");
+	assert_true(hugepages_site_is_big(tmpl, 3)); /* a.md, b.md, sub */
+	assert_false(hugepages_site_is_big(tmpl, 4));
+	assert_int_equal(output_remove_tree(tmpl), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_tunables),
+		cmocka_unit_test(test_site_size),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
