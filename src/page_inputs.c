@@ -68,10 +68,12 @@ static void put_badge(struct digest *d, const struct resource *r)
 }
 
 /* A resource's own fields (not its index: one new resource early in the
- * documents moves every later index, and no page shows one). */
-static void put_record(struct digest *d, const struct resource *r)
+ * documents moves every later index, and no page shows one), its badge's by
+ * their digest. */
+static void put_record(struct digest *d, const struct resource *r,
+		       const unsigned long long badge[2])
 {
-	put_badge(d, r);
+	put_pair(d, badge);
 	put_str(d, r->canonical);
 	put_str(d, r->host);
 	put_str(d, r->title);
@@ -92,10 +94,21 @@ static void digest_resource(void *ctx, size_t ri)
 	struct prepare_ctx *x = ctx;
 	const struct site *s = x->s;
 	const struct resource *r = &s->res[ri];
+	/* its strings lie all over memory: ask for them all at once */
+	const char *const strs[] = {r->slug, r->index_page, r->canonical, r->host,
+				    r->title, r->desc, r->link_status, r->link_result};
+	for (size_t i = 0; i < sizeof strs / sizeof *strs; i++)
+		if (strs[i])
+			__builtin_prefetch(strs[i]);
+	for (size_t i = 0; i < r->nspellings; i++)
+		__builtin_prefetch(r->spellings[i]);
 	struct digest d;
 	unsigned long long record[2];
 	digest_start(&d);
-	put_record(&d, r);
+	put_badge(&d, r);
+	digest_end(&d, x->pi->res[ri].badge);
+	digest_start(&d);
+	put_record(&d, r, x->pi->res[ri].badge);
 	digest_end(&d, record);
 	/* its page: the record, every spelling, every citation by its document */
 	digest_start(&d);
@@ -119,9 +132,6 @@ static void digest_resource(void *ctx, size_t ri)
 			put_cite_link(&d, x->pi, s, &r->refs[i]);
 		}
 	digest_end(&d, x->pi->res[ri].item);
-	digest_start(&d);
-	put_badge(&d, r);
-	digest_end(&d, x->pi->res[ri].badge);
 }
 
 /* A document's three digests: itself, as a link, each section as a link. */
