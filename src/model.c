@@ -130,7 +130,8 @@ static const struct res_memo_rec *memo_of(const struct site *s, const struct res
 	const struct res_memo_rec *m = s->memo ? res_memo_find(s->memo, key) : NULL;
 	if (!m || m->title_ref < 0 || (size_t)m->title_ref >= r->nrefs || m->desc_ref < -1 ||
 	    (m->desc_ref >= 0 && (size_t)m->desc_ref >= r->nrefs) || m->kind < -1 ||
-	    m->kind >= (int32_t)s->cfg.nkinds || m->ntopics > s->cfg.ntopics + 1)
+	    m->kind >= (int32_t)s->cfg.nkinds || m->ntopics > s->cfg.ntopics + 1 ||
+	    m->title_rank >= s->memo->n)
 		return NULL;
 	for (uint32_t i = 0; i < m->ntopics; i++) {
 		int32_t t = s->memo->topics[m->topics_at + i];

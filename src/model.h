@@ -106,7 +106,7 @@ struct site {
 	struct res_memo_rec *memo_now;
 	const struct res_memo_rec **memo_hit; /* per resource: its record in memo, or NULL */
 	bool check_inputs;   /* SSG_CHECK_INPUTS=1: what would be kept is made anyway and compared */
-	size_t memo_differ;  /* (atomic) */
+	size_t memo_differ;  /* (atomic) names, classes or the title order */
 	struct val *nav_cache[8]; /* views' shared navigation by page depth (view.c) */
 	int body_fd;              /* the document cache its documents' bodies were left in (0: none) */
 	int *doc_primary;         /* per document, from view_prepare to view_release: its topic */

@@ -12,7 +12,7 @@
 
 #define MEMO_DIR ".ssg-cache"
 #define MEMO_NAME "resources.bin"
-#define MEMO_MAGIC "ssg-resources 1 " /* then the env's 32 hex digits and a newline */
+#define MEMO_MAGIC "ssg-resources 2 " /* then the env's 32 hex digits and a newline */
 #define MEMO_HEAD (sizeof MEMO_MAGIC - 1 + 33)
 
 static int cmp_key(const void *key, const void *elem)

@@ -15,7 +15,7 @@ struct res_memo_rec {
 	int32_t title_ref, desc_ref; /* the citations whose title and description it took; -1 none */
 	int32_t kind;                /* -1 none */
 	uint32_t ntopics, topics_at; /* its topics: topics[topics_at..+ntopics) */
-	uint32_t zero;               /* no padding of unknown bytes in the file */
+	uint32_t title_rank;         /* its place in the build's order by title (taxonomy.c) */
 };
 
 struct res_memo {

@@ -81,6 +81,7 @@ static void save_memo(struct site *s, const char env[33])
 		struct res_memo_rec *m = &recs[i];
 		*m = s->memo_now[i];
 		m->kind = s->res[i].kind;
+		m->title_rank = (uint32_t)s->res[i].title_rank;
 		m->ntopics = (uint32_t)s->res[i].ntopics;
 		m->topics_at = (uint32_t)k;
 		for (size_t t = 0; t < s->res[i].ntopics; t++)
@@ -192,8 +193,8 @@ int site_load(struct site *s, const struct build_opts *o, struct diags *d)
 	s->memo_now = NULL;
 	if (s->memo_differ)
 		diag_add(d, SEV_ERROR, "content", 0, 0,
-			 "internal error: %zu resources' names or classes differ from the ones "
-			 "kept for the same inputs",
+			 "internal error: %zu resources' names or classes, or the order by "
+			 "title, differ from the ones kept for the same inputs",
 			 s->memo_differ);
 	link_health(s);
 	/* last-updated dates: front matter wins, else the last commit */

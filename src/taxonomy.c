@@ -461,7 +461,7 @@ static void sort_half(void *ctx, size_t i)
 /* Every list of resources by title follows one order, sorted once: each half
  * on a thread of its own, then merged (titles then URLs order resources
  * totally, so this is the order one sort gives). */
-static void order_by_title(struct site *s)
+static size_t *sort_by_title(struct site *s)
 {
 	size_t n = s->nres;
 	struct title_key *all = xcalloc(n + 1, sizeof *all);
@@ -469,17 +469,84 @@ static void order_by_title(struct site *s)
 		all[i].ri = i;
 	struct title_halves h = {s, {all, all + n / 2}, {n / 2, n - n / 2}};
 	pool_run(s->jobs, 2, sort_half, &h);
-	s->title_order = xcalloc(n + 1, sizeof *s->title_order);
+	size_t *order = xcalloc(n + 1, sizeof *order);
 	size_t a = 0, b = 0, k = 0;
 	while (a < h.n[0] && b < h.n[1])
-		s->title_order[k++] = cmp_title_key(&h.v[0][a], &h.v[1][b], s) <= 0
-					      ? h.v[0][a++].ri
-					      : h.v[1][b++].ri;
+		order[k++] = cmp_title_key(&h.v[0][a], &h.v[1][b], s) <= 0 ? h.v[0][a++].ri
+									     : h.v[1][b++].ri;
 	while (a < h.n[0])
-		s->title_order[k++] = h.v[0][a++].ri;
+		order[k++] = h.v[0][a++].ri;
 	while (b < h.n[1])
-		s->title_order[k++] = h.v[1][b++].ri;
+		order[k++] = h.v[1][b++].ri;
 	free(all);
+	return order;
+}
+
+/* The same order from the last build's: a resource taken from it (res_memo.h)
+ * has the title and URL it had then, so those keep their order among
+ * themselves, and only the others are sorted and put in place. NULL when the
+ * last build's places do not fit (a damaged file). */
+static size_t *sort_by_title_from_memo(struct site *s)
+{
+	size_t n = s->nres, was = s->memo->n;
+	size_t *by_rank = xcalloc(was + 1, sizeof *by_rank); /* resource + 1, 0 for none */
+	struct title_key *fresh = xcalloc(n + 1, sizeof *fresh);
+	size_t nfresh = 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct res_memo_rec *m = s->memo_hit[i];
+		if (!m) {
+			fresh[nfresh].ri = i;
+			fresh[nfresh++].prefix = title_prefix(s->res[i].title);
+		} else if (by_rank[m->title_rank]) {
+			free(by_rank);
+			free(fresh);
+			return NULL;
+		} else
+			by_rank[m->title_rank] = i + 1;
+	}
+	qsort_r(fresh, nfresh, sizeof *fresh, cmp_title_key, s);
+	size_t *kept = xcalloc(n - nfresh + 1, sizeof *kept);
+	size_t nkept = 0;
+	for (size_t r = 0; r < was; r++)
+		if (by_rank[r])
+			kept[nkept++] = by_rank[r] - 1;
+	free(by_rank);
+	/* each new one where a binary search among the kept puts it */
+	size_t *order = xcalloc(n + 1, sizeof *order);
+	size_t k = 0, from = 0;
+	for (size_t f = 0; f < nfresh; f++) {
+		size_t lo = from, hi = nkept;
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			if (cmp_res_title(&kept[mid], &fresh[f].ri, s) < 0)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		while (from < lo)
+			order[k++] = kept[from++];
+		order[k++] = fresh[f].ri;
+	}
+	while (from < nkept)
+		order[k++] = kept[from++];
+	free(kept);
+	free(fresh);
+	return order;
+}
+
+static void order_by_title(struct site *s)
+{
+	size_t n = s->nres;
+	size_t *order = s->memo && s->memo_hit ? sort_by_title_from_memo(s) : NULL;
+	if (s->check_inputs && order) {
+		/* the order taken from the last build must be the one a sort gives */
+		size_t *sorted = sort_by_title(s);
+		if (memcmp(sorted, order, n * sizeof *order))
+			s->memo_differ++;
+		free(order);
+		order = sorted;
+	}
+	s->title_order = order ? order : sort_by_title(s);
 	for (size_t i = 0; i < n; i++)
 		s->res[s->title_order[i]].title_rank = i;
 }

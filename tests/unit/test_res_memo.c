@@ -38,9 +38,9 @@ static void remove_dir(const char *dir)
 static void save_sample(const char *dir)
 {
 	struct res_memo_rec v[3] = {
-		{{9, 1}, 0, -1, 2, 2, 0, 0},
+		{{9, 1}, 0, -1, 2, 2, 0, 2},
 		{{3, 7}, 1, 0, -1, 1, 2, 0},
-		{{3, 2}, 0, 0, 0, 0, 3, 0},
+		{{3, 2}, 0, 0, 0, 0, 3, 1},
 	};
 	int32_t topics[3] = {4, 5, 1};
 	res_memo_save(dir, ENV, v, 3, topics, 3);
@@ -60,12 +60,14 @@ static void test_round_trip(void **state)
 	assert_non_null(r);
 	assert_int_equal(r->kind, 2);
 	assert_int_equal(r->desc_ref, -1);
+	assert_int_equal(r->title_rank, 2);
 	assert_int_equal(r->ntopics, 2);
 	assert_int_equal(m.topics[r->topics_at], 4);
 	assert_int_equal(m.topics[r->topics_at + 1], 5);
 	r = res_memo_find(&m, (unsigned long long[2]){3, 7});
 	assert_non_null(r);
 	assert_int_equal(r->title_ref, 1);
+	assert_int_equal(r->title_rank, 0);
 	assert_int_equal(m.topics[r->topics_at], 1);
 	assert_non_null(res_memo_find(&m, (unsigned long long[2]){3, 2}));
 	assert_null(res_memo_find(&m, (unsigned long long[2]){3, 3}));
