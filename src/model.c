@@ -147,9 +147,9 @@ static void describe_resource(void *ctx, size_t ri)
 	struct site *s = ctx;
 	struct resource *r = &s->res[ri];
 	/* its spellings, from its citations here rather than in the serial
-	 * merge: they end sorted, so the order they are met in is no matter */
-	/* its citations lie all over memory: their addresses first, then their
-	 * URLs, in loops whose loads do not wait on one another */
+	 * merge: they end sorted, so the order they are met in is no matter.
+	 * The citations lie all over memory: their URLs are loaded first, in
+	 * loops whose loads do not wait on one another */
 	const char *near[16], **urls = r->nrefs <= 16 ? near : xmalloc(r->nrefs * sizeof *urls);
 	for (size_t i = 0; i < r->nrefs; i++)
 		urls[i] = ref_cite(s, r, (int32_t)i)->url;
