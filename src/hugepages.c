@@ -57,6 +57,14 @@ void hugepages_for_site(const char *source_dir)
 	if (!now)
 		return;
 	if (hugepages_site_is_big(source_dir, BIG_SITE) && setenv("GLIBC_TUNABLES", now, 1) == 0) {
+		/* by its own path, so that ps and top still call it ssg, not exe;
+		 * /proc/self/exe when that path is gone (a binary rebuilt under it) */
+		char self[4096];
+		ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+		if (n > 0) {
+			self[n] = '\0';
+			execv(self, saved_argv);
+		}
 		execv("/proc/self/exe", saved_argv);
 		/* no /proc, or no exec allowed: go on as we are */
 		if (was)
