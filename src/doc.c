@@ -99,6 +99,7 @@ void doc_free(struct doc *d)
 	}
 	free(d->ilinks);
 	diags_free(&d->diags);
-	free(d->strings);
+	if (!d->strings_mapped)
+		free(d->strings);
 	memset(d, 0, sizeof *d);
 }

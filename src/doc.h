@@ -74,6 +74,8 @@ struct doc {
 			       * headings, citations and links (a document from
 			       * the cache: one allocation, not hundreds) */
 	size_t strings_size;
+	bool strings_mapped;  /* the block is the cache's own bytes, mapped (whoever
+			       * mapped them unmaps them): not freed here */
 	unsigned long long hash;  /* the first half of the file's digest */
 	long words;
 	bool ok;          /* read and parsed */

@@ -1,9 +1,11 @@
 /* doc_cache: the per-document cache between builds (see doc_cache.h).
  *
- * The file: "ssg-docs 1 <env>\n", then entries. An entry is a u32 byte
+ * The file: "ssg-docs 2 <env>\n", then entries. An entry is a u32 byte
  * count, the relpath, the 16-byte digest of the file, then the document's
  * fields in a fixed order: numbers as little-endian u32/u64, strings as a
- * u32 length (0xFFFFFFFF for none) and bytes. Every read is bounds-checked. */
+ * u32 length (0xFFFFFFFF for none) and bytes. The strings of anchors,
+ * headings, citations and links also end with a NUL: a build's documents use
+ * them where they lie in the mapped file. Every read is bounds-checked. */
 #include "doc_cache.h"
 #include "fingerprint.h"
 #include "local_key.h"
@@ -24,7 +26,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define MAGIC "ssg-docs 1 "
+#define MAGIC "ssg-docs 2 "
 #define NONE 0xFFFFFFFFu
 
 static const char *entry_of(const struct doc_cache *c, const char *relpath, size_t *n);
@@ -55,6 +57,18 @@ static void put_str(struct buf *b, const char *s)
 	size_t n = strlen(s);
 	put_u32(b, (uint32_t)n);
 	buf_put(b, s, n);
+}
+
+/* One of the strings a document keeps in its block: with its NUL. */
+static void put_doc_str(struct buf *b, const char *s)
+{
+	if (!s) {
+		put_u32(b, NONE);
+		return;
+	}
+	size_t n = strlen(s);
+	put_u32(b, (uint32_t)n);
+	buf_put(b, s, n + 1);
 }
 
 static void put_meta(struct buf *b, const struct doc_meta *m)
@@ -89,12 +103,12 @@ static void put_doc(struct buf *b, const struct doc *d, bool whole)
 		put_str(b, d->body);
 	put_u32(b, (uint32_t)d->nanchors);
 	for (size_t i = 0; i < d->nanchors; i++)
-		put_str(b, d->anchors[i]);
+		put_doc_str(b, d->anchors[i]);
 	put_u32(b, (uint32_t)d->nheadings);
 	for (size_t i = 0; i < d->nheadings; i++) {
 		const struct heading *h = &d->headings[i];
-		put_str(b, h->text);
-		put_str(b, h->id);
+		put_doc_str(b, h->text);
+		put_doc_str(b, h->id);
 		put_int(b, h->level);
 		put_int(b, h->line);
 		put_int(b, h->parent);
@@ -102,11 +116,11 @@ static void put_doc(struct buf *b, const struct doc *d, bool whole)
 	put_u32(b, (uint32_t)d->ncites);
 	for (size_t i = 0; i < d->ncites; i++) {
 		const struct citation *c = &d->cites[i];
-		put_str(b, c->url);
-		put_str(b, c->canonical);
-		put_str(b, c->text);
-		put_str(b, c->title);
-		put_str(b, c->desc);
+		put_doc_str(b, c->url);
+		put_doc_str(b, c->canonical);
+		put_doc_str(b, c->text);
+		put_doc_str(b, c->title);
+		put_doc_str(b, c->desc);
 		put_int(b, c->line);
 		put_int(b, c->col);
 		put_int(b, c->heading);
@@ -114,7 +128,7 @@ static void put_doc(struct buf *b, const struct doc *d, bool whole)
 	}
 	put_u32(b, (uint32_t)d->nilinks);
 	for (size_t i = 0; i < d->nilinks; i++) {
-		put_str(b, d->ilinks[i].url);
+		put_doc_str(b, d->ilinks[i].url);
 		put_int(b, d->ilinks[i].line);
 		put_int(b, d->ilinks[i].col);
 	}
@@ -578,7 +592,8 @@ int doc_cache_stream_end(struct doc_cache_stream *st)
 struct reader {
 	const unsigned char *p, *end;
 	bool bad;
-	char *used; /* the end of what get_doc_str filled */
+	char *used;  /* the end of what get_doc_str filled */
+	bool borrow; /* get_doc_str points into the file, not a copy */
 };
 
 static uint32_t get_u32(struct reader *r)
@@ -617,23 +632,25 @@ static char *get_str(struct reader *r)
 	return s;
 }
 
-/* The same, copied into d's block of strings (see get_doc). */
+/* One of the strings of d's block (see get_doc), with its NUL: where it lies
+ * in the file, or copied into the block. */
 static char *get_doc_str(struct reader *r, struct doc *d)
 {
 	uint32_t n = get_u32(r);
 	if (n == NONE || r->bad)
 		return NULL;
 	size_t room = d->strings_size - (size_t)(r->used - d->strings);
-	if ((size_t)(r->end - r->p) < n || room < (size_t)n + 1) {
+	if ((size_t)(r->end - r->p) <= n || r->p[n] != '\0' || (!r->borrow && room <= (size_t)n)) {
 		r->bad = true;
 		r->p = r->end;
 		return NULL;
 	}
-	char *s = r->used;
-	memcpy(s, r->p, n);
-	s[n] = '\0';
-	r->used += n + 1;
-	r->p += n;
+	char *s = r->borrow ? (char *)r->p : r->used;
+	if (!r->borrow) {
+		memcpy(s, r->p, (size_t)n + 1);
+		r->used += n + 1;
+	}
+	r->p += n + 1;
 	return s;
 }
 
@@ -695,10 +712,14 @@ static void get_doc(struct reader *r, struct doc *d, const char *base)
 		}
 	} else
 		d->body = get_str(r);
-	/* the strings from here on, each with its NUL where the file has a
-	 * 4-byte length, fit in the bytes left */
+	/* the strings from here on lie in the bytes left: the block is those
+	 * bytes themselves, or a copy as large */
 	d->strings_size = (size_t)(r->end - r->p) + 1;
-	d->strings = xmalloc(d->strings_size);
+	if (r->borrow) {
+		d->strings = (char *)r->p;
+		d->strings_mapped = true;
+	} else
+		d->strings = xmalloc(d->strings_size);
 	r->used = d->strings;
 	d->nanchors = d->capanchors = get_count(r, 4);
 	d->anchors = xcalloc(d->nanchors + 1, sizeof *d->anchors);
@@ -806,7 +827,7 @@ static bool load_index(struct doc_cache *c, const char *source_dir, size_t head)
 	const size_t ml = strlen(INDEX_MAGIC);
 	ok = ok && b.n >= ml && !memcmp(b.p, INDEX_MAGIC, ml);
 	struct reader r = {(const unsigned char *)b.p + (ok ? ml : 0),
-			   (const unsigned char *)b.p + b.n, !ok, NULL};
+			   (const unsigned char *)b.p + b.n, !ok, NULL, false};
 	for (size_t k = 0; k < 5 && !r.bad; k++)
 		if (get_u64(&r) != c->id[k])
 			r.bad = true;
@@ -858,7 +879,7 @@ void doc_cache_load(struct doc_cache *c, const char *source_dir, const char env[
 		return;
 	}
 	struct reader r = {(const unsigned char *)c->data + wl,
-			   (const unsigned char *)c->data + c->len, false, NULL};
+			   (const unsigned char *)c->data + c->len, false, NULL, false};
 	size_t cap = 0, capat = 0, capsize = 0;
 	c->clean_end = wl;
 	while (r.p < r.end) {
@@ -866,7 +887,7 @@ void doc_cache_load(struct doc_cache *c, const char *source_dir, const char env[
 		uint32_t len = get_u32(&r);
 		if (r.bad || (size_t)(r.end - r.p) < len)
 			break;
-		struct reader e = {r.p, r.p + len, false, NULL};
+		struct reader e = {r.p, r.p + len, false, NULL, false};
 		char *rel = get_str(&e);
 		if (e.bad || !rel) {
 			free(rel);
@@ -932,7 +953,8 @@ bool doc_cache_get(const struct doc_cache *c, const char *relpath,
 	const char *entry = entry_of(c, relpath, &n);
 	if (!entry)
 		return false;
-	struct reader r = {(const unsigned char *)entry + 4, (const unsigned char *)entry + n, false, NULL};
+	struct reader r = {(const unsigned char *)entry + 4, (const unsigned char *)entry + n, false, NULL,
+			   c->borrow_strings};
 	free(get_str(&r));
 	if (get_u64(&r) != digest[0] || get_u64(&r) != digest[1] || r.bad)
 		return false;
@@ -954,7 +976,8 @@ void doc_cache_free(struct doc_cache *c)
 {
 	drop_index(c);
 	if (c->data) {
-		munmap((void *)c->data, c->len);
+		if (!c->map_kept)
+			munmap((void *)c->data, c->len);
 		close(c->fd); /* open while mapped */
 	}
 	memset(c, 0, sizeof *c);

@@ -36,6 +36,11 @@ struct doc_cache {
 	unsigned long long id[5]; /* the file's device, inode, size, mtime, ctime */
 	int fd;               /* the file, open while mapped: bodies are read from it later */
 	bool lazy_bodies;     /* doc_cache_get leaves bodies in the file (doc.body_in_cache) */
+	bool borrow_strings;  /* doc_cache_get points a document's block of strings
+			       * into the mapped file (doc.strings_mapped) rather
+			       * than copying it: the mapping must then outlive the
+			       * documents (see map_kept) */
+	bool map_kept;        /* someone else unmaps data: doc_cache_free leaves it */
 	bool from_index;      /* the index came from documents.idx, not a walk */
 };
 

@@ -9,6 +9,7 @@
 #include "xalloc.h"
 
 #include <stdlib.h>
+#include <sys/mman.h>
 #include <unistd.h>
 #include <string.h>
 
@@ -287,6 +288,8 @@ void model_free(struct site *s)
 	for (size_t i = 0; i < s->ndocs; i++)
 		doc_free(&s->docs[i]);
 	free(s->docs);
+	if (s->docs_map)
+		munmap((void *)s->docs_map, s->docs_map_len);
 	for (size_t i = 0; i < s->nres; i++) {
 		struct resource *r = &s->res[i];
 		free(r->canonical);

@@ -109,6 +109,8 @@ struct site {
 	size_t memo_differ;  /* (atomic) names, classes or the title order */
 	struct val *nav_cache[8]; /* views' shared navigation by page depth (view.c) */
 	int body_fd;              /* the document cache its documents' bodies were left in (0: none) */
+	const char *docs_map;     /* that file, mapped: its documents' strings lie there (NULL: none) */
+	size_t docs_map_len;
 	int *doc_primary;         /* per document, from view_prepare to view_release: its topic */
 	long *doc_topic_pos;      /* and its place in that topic's documents (-1: none) */
 	struct val *nav_html[8];  /* the same rendered once (site.c), or NULL */

@@ -286,6 +286,12 @@ void site_read_documents(struct site *s, const struct build_opts *o, const char 
 				cache.lazy_bodies = true;
 			else
 				s->body_fd = 0;
+			/* their strings too, used where they lie: the site keeps
+			 * the mapping (model_free unmaps it) */
+			cache.borrow_strings = true;
+			cache.map_kept = true;
+			s->docs_map = cache.data;
+			s->docs_map_len = cache.len;
 		} else
 			job.stream = doc_cache_stream_begin(s->source_dir, env, ndocs);
 	}

@@ -6,6 +6,7 @@
 
 #include <pthread.h>
 #include <sys/stat.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "buf.h"
@@ -143,6 +144,45 @@ static void test_round_trip(void **state)
 	free(file);
 }
 
+/* With borrow_strings, a document's strings are the mapped file's bytes:
+ * the same strings as a copy gives, lying inside the mapping, and left
+ * alone by doc_free (the mapping is whoever kept it's to unmap). */
+static void test_borrowed_strings(void **state)
+{
+	(void)state;
+	struct doc d;
+	sample_doc(&d);
+	unsigned long long dg[2] = {5, 6};
+	char dir[64];
+	char *file = write_cache(&d, dg, dir);
+	struct doc_cache c;
+	doc_cache_load(&c, dir, ENV);
+	c.borrow_strings = true;
+	c.map_kept = true;
+	const char *data = c.data;
+	size_t len = c.len;
+	struct doc got = {0};
+	assert_true(doc_cache_get(&c, "guides/intro.md", dg, &got));
+	assert_true(got.strings_mapped);
+	const char *strs[] = {got.headings[0].text, got.headings[1].id, got.cites[0].url,
+			      got.cites[0].canonical, got.cites[0].title, got.ilinks[0].url};
+	for (size_t i = 0; i < sizeof strs / sizeof *strs; i++) {
+		assert_non_null(strs[i]);
+		assert_true(strs[i] >= data && strs[i] < data + len);
+	}
+	assert_string_equal(got.headings[1].id, d.headings[1].id);
+	assert_string_equal(got.cites[0].canonical, "https://arxiv.org/abs/2205.14135");
+	assert_string_equal(got.cites[0].title, d.cites[0].title);
+	assert_string_equal(got.ilinks[0].url, d.ilinks[0].url);
+	doc_cache_free(&c); /* leaves the mapping */
+	assert_string_equal(got.cites[0].url, d.cites[0].url);
+	doc_free(&got);
+	assert_int_equal(munmap((void *)data, len), 0);
+	doc_free(&d);
+	remove_cache(file, dir);
+	free(file);
+}
+
 /* Every cut and many flipped bytes: a get either fails or gives a whole doc,
  * whose indices (a citation's section, a section's parent) are in range. */
 static void test_damaged(void **state)
@@ -173,6 +213,7 @@ static void test_damaged(void **state)
 		fclose(f);
 		struct doc_cache c;
 		doc_cache_load(&c, dir, ENV);
+		c.borrow_strings = variant & 1; /* strings used in place: the same checks */
 		struct doc got = {0};
 		if (doc_cache_get(&c, "guides/intro.md", dg, &got)) {
 			assert_non_null(got.title);
@@ -553,6 +594,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_borrowed_strings),
 		cmocka_unit_test(test_damaged),
 		cmocka_unit_test(test_update),
 		cmocka_unit_test(test_stream),
