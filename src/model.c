@@ -288,6 +288,7 @@ void model_free(struct site *s)
 	for (size_t i = 0; i < s->ndocs; i++)
 		doc_free(&s->docs[i]);
 	free(s->docs);
+	free(s->res_topic_bits);
 	if (s->docs_map)
 		munmap((void *)s->docs_map, s->docs_map_len);
 	for (size_t i = 0; i < s->nres; i++) {

@@ -113,8 +113,8 @@ struct site {
 	size_t docs_map_len;
 	int *doc_primary;         /* per document, from view_prepare to view_release: its topic */
 	long *doc_topic_pos;      /* and its place in that topic's documents (-1: none) */
-	unsigned long long *res_topic_bits; /* per resource, its topics as bits, from
-			       * view_prepare to view_release (NULL: more than 64) */
+	unsigned long long *res_topic_bits; /* per resource, its topics as the bits of
+			       * one word, once classified (NULL: more than 64) */
 	struct val *nav_html[8];  /* the same rendered once (site.c), or NULL */
 	struct diags diags;
 };

@@ -572,6 +572,78 @@ static void fill_topics(struct site *s)
 
 /* The documents citing a topic's resources, most citing first (then in
  * document order): topics are independent, so in parallel. */
+/* Each resource's topics as the bits of one word, in one array: counting a
+ * document's topics then reads a word per citation, not a resource and its
+ * list of topics from all over memory. NULL when a word cannot hold them
+ * (more than 64 topics, or a topic listed twice). */
+static unsigned long long *topic_bits(const struct site *s)
+{
+	if (s->ntopics > 64)
+		return NULL;
+	unsigned long long *bits = xcalloc(s->nres + 1, sizeof *bits);
+	for (size_t r = 0; r < s->nres; r++)
+		for (size_t k = 0; k < s->res[r].ntopics; k++) {
+			unsigned long long b = 1ULL << s->res[r].topics[k];
+			if (bits[r] & b) {
+				free(bits);
+				return NULL;
+			}
+			bits[r] |= b;
+		}
+	return bits;
+}
+
+/* With the bits: how often each document cites each topic's resources, one
+ * row of documents per topic, counted going through the documents once
+ * (each thread its own documents: their columns); then each topic's
+ * documents, most citing first and in document order among equals (a
+ * counting sort: the counts are small). */
+struct doc_counts {
+	struct site *s;
+	uint32_t *n; /* n[t * ndocs + d] */
+};
+
+static void count_doc_topics(void *ctx, size_t d)
+{
+	struct doc_counts *x = ctx;
+	const struct site *s = x->s;
+	const struct doc *doc = &s->docs[d];
+	for (size_t i = 0; i < doc->ncites; i++) {
+		long r = doc->cites[i].resource;
+		if (r >= 0)
+			for (unsigned long long b = s->res_topic_bits[r]; b; b &= b - 1)
+				x->n[(size_t)__builtin_ctzll(b) * s->ndocs + d]++;
+	}
+}
+
+static void order_topic_docs(void *ctx, size_t ti)
+{
+	struct doc_counts *x = ctx;
+	struct site *s = x->s;
+	struct topic *t = &s->topics[ti];
+	const uint32_t *n = x->n + ti * s->ndocs;
+	uint32_t most = 0;
+	for (size_t d = 0; d < s->ndocs; d++)
+		if (n[d] > most)
+			most = n[d];
+	/* where each count's documents start, the highest count first */
+	size_t *at = xcalloc((size_t)most + 2, sizeof *at);
+	for (size_t d = 0; d < s->ndocs; d++)
+		at[n[d]]++;
+	size_t sum = 0;
+	for (size_t c = most; c >= 1; c--) {
+		size_t k = at[c];
+		at[c] = sum;
+		sum += k;
+	}
+	t->ndocs = sum;
+	t->docs = xcalloc(sum + 1, sizeof *t->docs);
+	for (size_t d = 0; d < s->ndocs; d++)
+		if (n[d])
+			t->docs[at[n[d]]++] = d;
+	free(at);
+}
+
 static void topic_docs(void *ctx, size_t ti)
 {
 	struct site *s = ctx;
@@ -673,7 +745,14 @@ void taxonomy_classify(struct site *s)
 		s->unsorted_count += s->res[i].topics[0] == (int)cfg->ntopics;
 	order_by_title(s);
 	fill_topics(s);
-	pool_run(s->jobs, s->ntopics, topic_docs, s);
+	s->res_topic_bits = topic_bits(s);
+	if (s->res_topic_bits) {
+		struct doc_counts dc = {s, xcalloc(s->ntopics * s->ndocs + 1, sizeof *dc.n)};
+		pool_run(s->jobs, s->ndocs, count_doc_topics, &dc);
+		pool_run(s->jobs, s->ntopics, order_topic_docs, &dc);
+		free(dc.n);
+	} else
+		pool_run(s->jobs, s->ntopics, topic_docs, s);
 	struct aliases al;
 	taxonomy_aliases_init(&al, cfg);
 	for (size_t i = 0; i < s->ntopics; i++)

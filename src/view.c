@@ -99,30 +99,8 @@ static struct val *nav_tree(const struct site *s, int parent, int current, const
 	return list;
 }
 
-/* Each resource's topics as the bits of one word, in one array: counting a
- * document's topics then reads a word per citation, not a resource and its
- * list of topics from all over memory. NULL when a word cannot hold them
- * (more than 64 topics, or a topic listed twice). */
-static unsigned long long *topic_bits(const struct site *s)
-{
-	if (s->ntopics > 64)
-		return NULL;
-	unsigned long long *bits = xcalloc(s->nres + 1, sizeof *bits);
-	for (size_t r = 0; r < s->nres; r++)
-		for (size_t k = 0; k < s->res[r].ntopics; k++) {
-			unsigned long long b = 1ULL << s->res[r].topics[k];
-			if (bits[r] & b) {
-				free(bits);
-				return NULL;
-			}
-			bits[r] |= b;
-		}
-	return bits;
-}
-
 void view_prepare(struct site *s)
 {
-	s->res_topic_bits = topic_bits(s);
 	/* each document's topic and its place there: asked for by its page, its
 	 * inputs and its neighbours' */
 	s->doc_primary = xcalloc(s->ndocs + 1, sizeof *s->doc_primary);
@@ -149,8 +127,6 @@ void view_prepare(struct site *s)
 
 void view_release(struct site *s)
 {
-	free(s->res_topic_bits);
-	s->res_topic_bits = NULL;
 	free(s->doc_primary);
 	s->doc_primary = NULL;
 	free(s->doc_topic_pos);
