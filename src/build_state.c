@@ -518,6 +518,80 @@ int page_digests_forget_some(const char *outdir, const char *const *paths, size_
 
 static const char *const kept_files[NDATA_KEPT] = {"resources.json", "search-index.json"};
 
+/* ---- the data files as the last build left them ----------------------------- */
+
+/* <site>/.ssg-cache/data-seen: "ssg-data-seen 1 <local key>\n", then a line
+ * per kept data file of each output folder: its real path, the file's name,
+ * and the file as the build that made .ssg-json left it: device, inode,
+ * size, mtime and ctime in nanoseconds, and the digest .ssg-json gives it.
+ * A file seen so again is that file (files.bin knows content by its stat the
+ * same way: a write changes the ctime, which nothing sets back), so the next
+ * build need not digest its 55 MB. Kept out of the site: two builds' sites
+ * stay byte for byte the same. */
+#define SEEN_DIR ".ssg-cache"
+#define SEEN_NAME "data-seen"
+#define SEEN_MAGIC "ssg-data-seen 1 "
+
+struct file_seen {
+	unsigned long long dev, ino, size, mtime, ctime, sum[2];
+};
+
+static void seen_of(const struct stat *st, struct file_seen *f)
+{
+	f->dev = (unsigned long long)st->st_dev;
+	f->ino = (unsigned long long)st->st_ino;
+	f->size = (unsigned long long)st->st_size;
+	f->mtime = (unsigned long long)st->st_mtim.tv_sec * 1000000000ULL +
+		   (unsigned long long)st->st_mtim.tv_nsec;
+	f->ctime = (unsigned long long)st->st_ctim.tv_sec * 1000000000ULL +
+		   (unsigned long long)st->st_ctim.tv_nsec;
+}
+
+static bool seen_same(const struct file_seen *a, const struct file_seen *b)
+{
+	return a->ino && a->dev == b->dev && a->ino == b->ino && a->size == b->size &&
+	       a->mtime == b->mtime && a->ctime == b->ctime;
+}
+
+/* The lines of the file whose key is right (none: an empty buffer). */
+static void seen_read(const char *source_dir, struct buf *b)
+{
+	char *dir = path_join(source_dir, SEEN_DIR);
+	char *file = path_join(dir, SEEN_NAME);
+	char head[sizeof SEEN_MAGIC + 34];
+	snprintf(head, sizeof head, SEEN_MAGIC "%s\n", local_key());
+	size_t hl = strlen(head);
+	if (buf_read_file(b, file) || b->n < hl || memcmp(b->p, head, hl))
+		b->n = 0;
+	else {
+		memmove(b->p, b->p + hl, b->n - hl);
+		b->n -= hl;
+	}
+	buf_putc(b, '\0');
+	b->n--;
+	free(file);
+	free(dir);
+}
+
+/* The file name of folder as its last line says it was seen. */
+static bool seen_find(const char *lines, const char *folder, const char *name,
+		      struct file_seen *f)
+{
+	size_t fl = strlen(folder), nl = strlen(name);
+	for (const char *p = lines; *p;) {
+		const char *eol = strchr(p, '\n');
+		if (!eol)
+			break;
+		if (!strncmp(p, folder, fl) && p[fl] == '\t' && !strncmp(p + fl + 1, name, nl) &&
+		    p[fl + 1 + nl] == '\t')
+			return sscanf(p + fl + nl + 2, "%llu %llu %llu %llu %llu %llx %llx", &f->dev,
+				      &f->ino, &f->size, &f->mtime, &f->ctime, &f->sum[0],
+				      &f->sum[1]) == 7;
+		p = eol + 1;
+	}
+	return false;
+}
+
 static void bytes_digest(const void *p, size_t n, unsigned long long out[2])
 {
 	struct digest d;
@@ -531,6 +605,7 @@ static void bytes_digest(const void *p, size_t n, unsigned long long out[2])
 struct section_load {
 	struct json_records *r;
 	const char *outdir, *name;
+	struct file_seen seen; /* as the last build left it (ino 0: unknown) */
 	unsigned long long head[JSON_HEAD];
 	const char *records;
 	bool ok;
@@ -579,12 +654,18 @@ static void verify_section(void *ctx, size_t i)
 		return;
 	r->bytes = map;
 	r->nbytes = (size_t)st.st_size;
-	/* the bytes the records point into, not a file changed since */
-	unsigned long long sum[2];
-	bytes_digest(r->bytes, r->nbytes, sum);
-	if (sum[0] != L->head[0] || sum[1] != L->head[1]) {
-		json_records_free(r);
-		return;
+	/* the bytes the records point into, not a file changed since: the
+	 * very file the last build left, or digested */
+	struct file_seen now;
+	seen_of(&st, &now);
+	if (!seen_same(&L->seen, &now) || L->seen.sum[0] != L->head[0] ||
+	    L->seen.sum[1] != L->head[1]) {
+		unsigned long long sum[2];
+		bytes_digest(r->bytes, r->nbytes, sum);
+		if (sum[0] != L->head[0] || sum[1] != L->head[1]) {
+			json_records_free(r);
+			return;
+		}
 	}
 	r->n = L->head[3];
 	r->v = xmalloc((r->n + 1) * sizeof *r->v);
@@ -604,28 +685,81 @@ static void verify_section(void *ctx, size_t i)
 	}
 }
 
-void json_records_load(struct json_records r[NDATA_KEPT], const char *outdir, int jobs)
+void json_records_load(struct json_records r[NDATA_KEPT], const char *outdir,
+		       const char *source_dir, int jobs)
 {
 	memset(r, 0, NDATA_KEPT * sizeof *r);
-	struct buf b = BUF_INIT;
+	struct buf b = BUF_INIT, seen = BUF_INIT;
 	char *file = path_join(outdir, BUILD_JSON_FILE);
+	char *folder = realpath(outdir, NULL);
 	size_t ml = strlen(JSON_MAGIC);
 	if (buf_read_file(&b, file) == 0 && b.n >= ml && !memcmp(b.p, JSON_MAGIC, ml)) {
+		if (folder)
+			seen_read(source_dir, &seen);
 		struct section_load loads[NDATA_KEPT];
 		size_t at = ml;
 		for (size_t i = 0; i < NDATA_KEPT; i++) {
 			loads[i] = (struct section_load){.r = &r[i], .outdir = outdir,
 							 .name = kept_files[i]};
+			if (folder && seen.n &&
+			    !seen_find(buf_cstr(&seen), folder, kept_files[i], &loads[i].seen))
+				memset(&loads[i].seen, 0, sizeof loads[i].seen);
 			parse_section(&loads[i], &b, &at);
 		}
 		pool_run(jobs, NDATA_KEPT, verify_section, loads);
 	}
+	free(folder);
 	free(file);
 	buf_free(&b);
+	buf_free(&seen);
+}
+
+/* Each kept data file of outdir as it is now, for the next build (the other
+ * output folders' lines kept). */
+static void seen_save(const struct json_reuse made[NDATA_KEPT], const char *outdir,
+		      const char *source_dir)
+{
+	char *folder = realpath(outdir, NULL);
+	if (!folder || strpbrk(folder, "\t\n")) {
+		free(folder);
+		return;
+	}
+	struct buf old = BUF_INIT, b = BUF_INIT;
+	seen_read(source_dir, &old);
+	buf_printf(&b, SEEN_MAGIC "%s\n", local_key());
+	size_t fl = strlen(folder);
+	for (const char *p = buf_cstr(&old); *p;) {
+		const char *eol = strchr(p, '\n');
+		if (!eol)
+			break;
+		if (strncmp(p, folder, fl) || p[fl] != '\t')
+			buf_put(&b, p, (size_t)(eol + 1 - p));
+		p = eol + 1;
+	}
+	for (size_t i = 0; i < NDATA_KEPT; i++) {
+		char *path = path_join(outdir, kept_files[i]);
+		struct stat st;
+		struct file_seen f;
+		if (lstat(path, &st) == 0 && S_ISREG(st.st_mode)) {
+			seen_of(&st, &f);
+			buf_printf(&b, "%s\t%s\t%llu %llu %llu %llu %llu %llx %llx\n", folder,
+				   kept_files[i], f.dev, f.ino, f.size, f.mtime, f.ctime,
+				   made[i].sum[0], made[i].sum[1]);
+		}
+		free(path);
+	}
+	int dfd = path_open_subdir(source_dir, SEEN_DIR, true);
+	if (dfd >= 0) {
+		path_replace_at(dfd, SEEN_NAME, b.p, b.n); /* a cache: unwritten, files are digested */
+		close(dfd);
+	}
+	buf_free(&old);
+	buf_free(&b);
+	free(folder);
 }
 
 void json_records_save(const struct json_reuse made[NDATA_KEPT], const size_t n[NDATA_KEPT],
-		       const size_t size[NDATA_KEPT], const char *outdir)
+		       const size_t size[NDATA_KEPT], const char *outdir, const char *source_dir)
 {
 	struct buf b = BUF_INIT;
 	buf_puts(&b, JSON_MAGIC);
@@ -638,6 +772,7 @@ void json_records_save(const struct json_reuse made[NDATA_KEPT], const size_t n[
 	}
 	save_file(outdir, BUILD_JSON_FILE, &b);
 	buf_free(&b);
+	seen_save(made, outdir, source_dir);
 }
 
 void json_records_free(struct json_records *r)

@@ -91,12 +91,15 @@ struct json_records {
 	size_t nbytes;
 };
 /* Each empty (0) when the file or its records are missing, damaged or not of
- * the file in place (each file digested on a thread of its own, of jobs). */
-void json_records_load(struct json_records r[NDATA_KEPT], const char *outdir, int jobs);
+ * the file in place: the very file the last build left, as source_dir's
+ * .ssg-cache/data-seen knows it by its stat, or else digested (each on a
+ * thread of its own, of jobs). */
+void json_records_load(struct json_records r[NDATA_KEPT], const char *outdir,
+		       const char *source_dir, int jobs);
 /* made: each file's account of itself as rendered (size[i] bytes long, of
  * n[i] records). A file of size 0 was not made. */
 void json_records_save(const struct json_reuse made[NDATA_KEPT], const size_t n[NDATA_KEPT],
-		       const size_t size[NDATA_KEPT], const char *outdir);
+		       const size_t size[NDATA_KEPT], const char *outdir, const char *source_dir);
 void json_records_free(struct json_records *r);
 
 /* Each document's page in the site in place (<output>/.ssg-docs), under the

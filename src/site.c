@@ -650,7 +650,7 @@ static void data_reuse_begin(struct render_job *j, const char *outdir,
 	const struct site *s = j->s;
 	memset(before, 0, NDATA_KEPT * sizeof *before);
 	if (outdir)
-		json_records_load(before, outdir, j->s->jobs);
+		json_records_load(before, outdir, s->source_dir, j->s->jobs);
 	size_t n[NDATA_KEPT] = {s->nres, s->ndocs + s->nres};
 	unsigned long long(*keys[NDATA_KEPT])[2];
 	for (size_t i = 0; i < NDATA_KEPT; i++)
@@ -836,7 +836,7 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 			if (rc == 0) {
 				page_digests_save(&now, outdir, env);
 				size_t n[NDATA_KEPT] = {s.nres, s.ndocs + s.nres};
-				json_records_save(j.data, n, j.data_size, outdir);
+				json_records_save(j.data, n, j.data_size, outdir, s.source_dir);
 				doc_pages_save(&docs_now, outdir, frame);
 			}
 		}

@@ -92,4 +92,17 @@ rm -rf "$d/clean"
 "$SSG" build -q --force -s "$d" -o "$d/clean" 2>/dev/null
 cmp -s "$d/out/resources.json" "$d/clean/resources.json" ||
 	{ echo "records were taken from a resources.json changed since"; exit 1; }
+# the same in place (same file, same size) with its mtime set back: the
+# build knows the file by its stat, and the ctime gives the change away
+f="$d/out/resources.json"
+touch -r "$f" "$d/when"
+sed 's/"kind":"\([a-z]\)/"kind":"Q/g' "$f" > "$d/tampered"
+dd if="$d/tampered" of="$f" conv=notrunc status=none
+touch -r "$d/when" "$f"
+printf '\n- [Two more](https://example.com/two-more-after-tampering) - new\n' >> "$md"
+"$SSG" build -q -s "$d" -o "$d/out" 2>/dev/null
+rm -rf "$d/clean"
+"$SSG" build -q --force -s "$d" -o "$d/clean" 2>/dev/null
+cmp -s "$d/out/resources.json" "$d/clean/resources.json" ||
+	{ echo "records were taken from a resources.json changed in place since"; exit 1; }
 echo "page_inputs: ok ($n edits)"
