@@ -48,7 +48,9 @@ static void put_u64(struct buf *b, uint64_t v)
 
 static void put_int(struct buf *b, long v) { put_u64(b, (uint64_t)(int64_t)v); }
 
-static void put_str(struct buf *b, const char *s)
+/* A string's length and bytes, with its NUL when ended (the strings a
+ * document keeps in its block: used where they lie in the file). */
+static void put_str_ended(struct buf *b, const char *s, bool ended)
 {
 	if (!s) {
 		put_u32(b, NONE);
@@ -56,20 +58,11 @@ static void put_str(struct buf *b, const char *s)
 	}
 	size_t n = strlen(s);
 	put_u32(b, (uint32_t)n);
-	buf_put(b, s, n);
+	buf_put(b, s, n + ended);
 }
 
-/* One of the strings a document keeps in its block: with its NUL. */
-static void put_doc_str(struct buf *b, const char *s)
-{
-	if (!s) {
-		put_u32(b, NONE);
-		return;
-	}
-	size_t n = strlen(s);
-	put_u32(b, (uint32_t)n);
-	buf_put(b, s, n + 1);
-}
+static void put_str(struct buf *b, const char *s) { put_str_ended(b, s, false); }
+static void put_doc_str(struct buf *b, const char *s) { put_str_ended(b, s, true); }
 
 static void put_meta(struct buf *b, const struct doc_meta *m)
 {
