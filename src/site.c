@@ -180,6 +180,8 @@ int site_load(struct site *s, const struct build_opts *o, struct diags *d)
 		if (!o->force)
 			res_memo_load(&memo, s->source_dir, env);
 		s->memo = &memo;
+		memcpy(s->cache_env, env, sizeof s->cache_env); /* related documents too */
+		s->cache_load = !o->force;
 	}
 	model_build(s);
 	if (!o->keep_trees)
@@ -774,6 +776,10 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 			mustache_compile(j.tpl, names[i], d);
 		view_prepare(&s);
 		xref_related_all(&s, jobs_of(o));
+		if (s.related_differ)
+			diag_add(d, SEV_ERROR, "content", 0, 0,
+				 "internal error: related documents differ from the ones kept for "
+				 "the same citations");
 		prerender_nav(&s, j.tpl);
 		digest_shared_views(&s, &j);
 		unsigned long long nav[2] = {0, 0};

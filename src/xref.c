@@ -5,6 +5,7 @@
 #include "buf.h"
 #include "path.h"
 #include "pool.h"
+#include "related_memo.h"
 #include "xalloc.h"
 
 #include <ctype.h>
@@ -226,8 +227,30 @@ void xref_related_all(struct site *s, int jobs)
 {
 	free(s->related);
 	s->related = xcalloc(s->ndocs + 1, sizeof *s->related);
+	/* as the last build made them, when made of the same citations */
+	unsigned long long key[2];
+	struct related_docs *kept = NULL;
+	if (*s->cache_env) {
+		related_memo_key(s, key);
+		kept = xcalloc(s->ndocs + 1, sizeof *kept);
+		if (!s->cache_load ||
+		    !related_memo_load(s->source_dir, s->cache_env, key, s->ndocs, kept)) {
+			free(kept);
+			kept = NULL;
+		}
+	}
+	if (kept && !s->check_inputs) {
+		free(s->related);
+		s->related = kept;
+		return;
+	}
 	/* related_of never reads s->related: filling it in parallel is safe */
 	pool_run(jobs, (s->ndocs + RELATED_RUN - 1) / RELATED_RUN, related_task, s);
+	if (kept) /* SSG_CHECK_INPUTS: made anyway, and compared */
+		s->related_differ = memcmp(kept, s->related, s->ndocs * sizeof *kept) != 0;
+	else if (*s->cache_env)
+		related_memo_save(s->source_dir, s->cache_env, key, s->ndocs, s->related);
+	free(kept);
 }
 
 static size_t related_of(const struct site *s, size_t d, size_t *out, size_t max,
