@@ -9,11 +9,13 @@
 #include "buf.h"
 #include "diag.h"
 #include "output.h"
+#include "serve_dir.h"
 #include "path.h"
 #include "watch.h"
 #include "xalloc.h"
 
 #include <arpa/inet.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <microhttpd.h>
@@ -754,6 +756,30 @@ static void ping(struct server *srv)
 
 /* ---- starting and stopping ------------------------------------------------ */
 
+/* The private folders under root that a serve killed outright left behind
+ * (named by its process, which is gone; ours): removed, memory under
+ * /dev/shm. */
+static void sweep_dead(const char *root)
+{
+	DIR *dh = opendir(root);
+	if (!dh)
+		return;
+	struct dirent *e;
+	while ((e = readdir(dh))) {
+		long pid;
+		int used = 0;
+		if (sscanf(e->d_name, "ssg-serve-%ld-%n", &pid, &used) != 1 || !used || pid <= 0 ||
+		    kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+			continue;
+		char *p = path_join(root, e->d_name);
+		struct stat st;
+		if (lstat(p, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == geteuid())
+			output_remove_tree(p);
+		free(p);
+	}
+	closedir(dh);
+}
+
 static int threads_of(const struct serve_opts *o)
 {
 	if (o->threads > 0)
@@ -866,17 +892,22 @@ int serve_run(const struct serve_opts *o)
 	memset(&srv, 0, sizeof srv);
 	pthread_mutex_init(&srv.lock, NULL);
 	srv.base_url = "/";
-	const char *tmp = getenv("TMPDIR");
+	char *content = path_join(source, "content");
+	char *tmp = serve_dir_root(content, getenv("TMPDIR"), "/dev/shm");
+	free(content);
 	/* mkdtemp's six-character template, spelt so no grep for unfinished
 	 * markers mistakes it for one */
-	char *tmpl = xasprintf("%s/ssg-serve-%s", tmp && *tmp ? tmp : "/tmp", "XX" "XX" "XX");
+	sweep_dead(tmp);
+	char *tmpl = xasprintf("%s/ssg-serve-%ld-%s", tmp, (long)getpid(), "XX" "XX" "XX");
 	if (!mkdtemp(tmpl)) {
-		fprintf(stderr, "ssg serve: cannot create a folder in %s: %s\n",
-			tmp && *tmp ? tmp : "/tmp", strerror(errno));
+		fprintf(stderr, "ssg serve: cannot create a folder in %s: %s\n", tmp,
+			strerror(errno));
+		free(tmp);
 		free(tmpl);
 		server_free(&srv);
 		return 1;
 	}
+	free(tmp);
 	srv.tmpdir = tmpl;
 	srv.site = path_join(tmpl, "site");
 

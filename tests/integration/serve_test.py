@@ -330,6 +330,14 @@ def run(top):
             with open(os.path.join(d, name), "rb") as f:
                 check(b"__ssg" not in f.read(), "ssg build output mentions __ssg: %s" % name)
 
+    # what a serve killed outright left (its process is gone): removed at start;
+    # a live process's folder, or another name, stays
+    dead = subprocess.Popen(["true"])
+    dead.wait()
+    stale = os.path.join(tmp, "ssg-serve-%d-abcdef" % dead.pid)
+    write(os.path.join(stale, "site", "index.html"), "stale\n")
+    alive = os.path.join(tmp, "ssg-serve-%d-ghijkl" % os.getpid())
+    os.makedirs(alive)
     env = dict(os.environ, TMPDIR=tmp)
     proc = subprocess.Popen([SSG, "serve", "-s", site, "--port", "0"], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, env=env)
@@ -337,6 +345,9 @@ def run(top):
     threading.Thread(target=lambda: errs.extend(proc.stderr), daemon=True).start()
     try:
         url, port = read_url(proc)
+        check(not os.path.exists(stale), "a dead serve's folder was left: %s" % stale)
+        check(os.path.isdir(alive), "a live process's folder was removed")
+        os.rmdir(alive)
         staging = [d for d in os.listdir(tmp) if d.startswith("ssg-serve-")]
         check(len(staging) == 1, "expected one private folder in TMPDIR: %r" % staging)
         served = os.path.join(tmp, staging[0], "site")
