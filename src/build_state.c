@@ -533,25 +533,9 @@ static const char *const kept_files[NDATA_KEPT] = {"resources.json", "search-ind
 #define SEEN_MAGIC "ssg-data-seen 1 "
 
 struct file_seen {
-	unsigned long long dev, ino, size, mtime, ctime, sum[2];
+	unsigned long long id[PATH_FILE_ID_WORDS]; /* path_file_id; inode 0: not seen */
+	unsigned long long sum[2];
 };
-
-static void seen_of(const struct stat *st, struct file_seen *f)
-{
-	f->dev = (unsigned long long)st->st_dev;
-	f->ino = (unsigned long long)st->st_ino;
-	f->size = (unsigned long long)st->st_size;
-	f->mtime = (unsigned long long)st->st_mtim.tv_sec * 1000000000ULL +
-		   (unsigned long long)st->st_mtim.tv_nsec;
-	f->ctime = (unsigned long long)st->st_ctim.tv_sec * 1000000000ULL +
-		   (unsigned long long)st->st_ctim.tv_nsec;
-}
-
-static bool seen_same(const struct file_seen *a, const struct file_seen *b)
-{
-	return a->ino && a->dev == b->dev && a->ino == b->ino && a->size == b->size &&
-	       a->mtime == b->mtime && a->ctime == b->ctime;
-}
 
 /* The lines of the file whose key is right (none: an empty buffer). */
 static void seen_read(const char *source_dir, struct buf *b)
@@ -584,8 +568,8 @@ static bool seen_find(const char *lines, const char *folder, const char *name,
 			break;
 		if (!strncmp(p, folder, fl) && p[fl] == '\t' && !strncmp(p + fl + 1, name, nl) &&
 		    p[fl + 1 + nl] == '\t')
-			return sscanf(p + fl + nl + 2, "%llu %llu %llu %llu %llu %llx %llx", &f->dev,
-				      &f->ino, &f->size, &f->mtime, &f->ctime, &f->sum[0],
+			return sscanf(p + fl + nl + 2, "%llu %llu %llu %llu %llu %llx %llx", &f->id[0],
+				      &f->id[1], &f->id[2], &f->id[3], &f->id[4], &f->sum[0],
 				      &f->sum[1]) == 7;
 		p = eol + 1;
 	}
@@ -656,10 +640,10 @@ static void verify_section(void *ctx, size_t i)
 	r->nbytes = (size_t)st.st_size;
 	/* the bytes the records point into, not a file changed since: the
 	 * very file the last build left, or digested */
-	struct file_seen now;
-	seen_of(&st, &now);
-	if (!seen_same(&L->seen, &now) || L->seen.sum[0] != L->head[0] ||
-	    L->seen.sum[1] != L->head[1]) {
+	unsigned long long now[PATH_FILE_ID_WORDS];
+	path_file_id(&st, now);
+	if (!L->seen.id[1] || memcmp(L->seen.id, now, sizeof now) ||
+	    L->seen.sum[0] != L->head[0] || L->seen.sum[1] != L->head[1]) {
 		unsigned long long sum[2];
 		bytes_digest(r->bytes, r->nbytes, sum);
 		if (sum[0] != L->head[0] || sum[1] != L->head[1]) {
@@ -739,12 +723,12 @@ static void seen_save(const struct json_reuse made[NDATA_KEPT], const char *outd
 	for (size_t i = 0; i < NDATA_KEPT; i++) {
 		char *path = path_join(outdir, kept_files[i]);
 		struct stat st;
-		struct file_seen f;
+		unsigned long long id[PATH_FILE_ID_WORDS];
 		if (lstat(path, &st) == 0 && S_ISREG(st.st_mode)) {
-			seen_of(&st, &f);
+			path_file_id(&st, id);
 			buf_printf(&b, "%s\t%s\t%llu %llu %llu %llu %llu %llx %llx\n", folder,
-				   kept_files[i], f.dev, f.ino, f.size, f.mtime, f.ctime,
-				   made[i].sum[0], made[i].sum[1]);
+				   kept_files[i], id[0], id[1], id[2], id[3], id[4], made[i].sum[0],
+				   made[i].sum[1]);
 		}
 		free(path);
 	}

@@ -182,18 +182,6 @@ static int open_cache_dir(const char *source_dir, bool make)
 	return path_open_subdir(source_dir, DOC_CACHE_DIR, make);
 }
 
-/* What tells one version of the cache file from another. */
-static void file_id(const struct stat *st, unsigned long long id[5])
-{
-	id[0] = (unsigned long long)st->st_dev;
-	id[1] = (unsigned long long)st->st_ino;
-	id[2] = (unsigned long long)st->st_size;
-	id[3] = (unsigned long long)st->st_mtim.tv_sec * 1000000000ULL +
-		(unsigned long long)st->st_mtim.tv_nsec;
-	id[4] = (unsigned long long)st->st_ctim.tv_sec * 1000000000ULL +
-		(unsigned long long)st->st_ctim.tv_nsec;
-}
-
 #define INDEX_MAGIC "ssg-docs-index 1\n"
 
 /* Write documents.idx for the file in place (whose id is read now): n paths
@@ -207,7 +195,7 @@ static void save_index(int cfd, const char **paths, const size_t *at, const size
 	if (fstatat(cfd, DOC_CACHE_NAME, &st, AT_SYMLINK_NOFOLLOW) || !S_ISREG(st.st_mode))
 		return;
 	unsigned long long id[5];
-	file_id(&st, id);
+	path_file_id(&st, id);
 	struct buf b = BUF_INIT;
 	buf_puts(&b, INDEX_MAGIC);
 	for (size_t k = 0; k < 5; k++)
@@ -405,7 +393,7 @@ static int map_cache(const char *source_dir, struct doc_cache *c)
 		if (m != MAP_FAILED) {
 			c->data = m;
 			c->len = (size_t)st.st_size;
-			file_id(&st, c->id);
+			path_file_id(&st, c->id);
 			/* kept: the very file mapped (a rewrite renames another in;
 			 * an append leaves these bytes as they are) */
 			c->fd = fd;

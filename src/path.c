@@ -217,3 +217,14 @@ int path_replace_at(int dfd, const char *name, const void *p, size_t n)
 	}
 	return 0;
 }
+
+void path_file_id(const struct stat *st, unsigned long long id[PATH_FILE_ID_WORDS])
+{
+	id[0] = (unsigned long long)st->st_dev;
+	id[1] = (unsigned long long)st->st_ino;
+	id[2] = (unsigned long long)st->st_size;
+	id[3] = (unsigned long long)st->st_mtim.tv_sec * 1000000000ULL +
+		(unsigned long long)st->st_mtim.tv_nsec;
+	id[4] = (unsigned long long)st->st_ctim.tv_sec * 1000000000ULL +
+		(unsigned long long)st->st_ctim.tv_nsec;
+}

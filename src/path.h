@@ -52,4 +52,11 @@ int path_open_dir_within(const char *dir, const char *rel);
  * through a symlink). 0 when done. */
 int path_replace_at(int dfd, const char *name, const void *p, size_t n);
 
+struct stat;
+/* What tells one version of a file from another, as far as stat goes: its
+ * device, inode, size, mtime and ctime in nanoseconds (a write changes the
+ * ctime, which nothing sets back). */
+#define PATH_FILE_ID_WORDS 5
+void path_file_id(const struct stat *st, unsigned long long id[PATH_FILE_ID_WORDS]);
+
 #endif

@@ -1,14 +1,13 @@
 /* related_memo: related documents kept between builds (see related_memo.h).
  *
  * The file: "ssg-related 1 <env>\n", the key (two words), the number of
- * documents, then per document its count and XREF_RELATED_SHOWN indices,
- * each a little-endian u32. */
+ * documents, then the documents' related_docs as they are in memory (the env
+ * names this very program), each checked when read. */
 #include "related_memo.h"
 #include "buf.h"
 #include "digest.h"
 #include "path.h"
 
-#include <stdint.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
@@ -36,20 +35,6 @@ void related_memo_key(const struct site *s, unsigned long long key[2])
 	digest_end(&d, key);
 }
 
-static void put_u32(struct buf *b, uint32_t v)
-{
-	unsigned char x[4] = {(unsigned char)v, (unsigned char)(v >> 8), (unsigned char)(v >> 16),
-			      (unsigned char)(v >> 24)};
-	buf_put(b, x, 4);
-}
-
-static uint32_t get_u32(const unsigned char *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-#define ROW (4 * (1 + XREF_RELATED_SHOWN))
-
 bool related_memo_load(const char *source_dir, const char env[33], const unsigned long long key[2],
 		       size_t ndocs, struct related_docs *rel)
 {
@@ -57,25 +42,22 @@ bool related_memo_load(const char *source_dir, const char env[33], const unsigne
 	char *file = path_join(dir, MEMO_NAME);
 	free(dir);
 	struct buf b = BUF_INIT;
-	bool ok = buf_read_file(&b, file) == 0 && b.n == MEMO_HEAD + 24 + ndocs * ROW &&
+	unsigned long long head[3];
+	bool ok = buf_read_file(&b, file) == 0 &&
+		  b.n == MEMO_HEAD + sizeof head + ndocs * sizeof *rel &&
 		  !memcmp(b.p, MEMO_MAGIC, sizeof MEMO_MAGIC - 1) &&
 		  !memcmp(b.p + sizeof MEMO_MAGIC - 1, env, 32) && b.p[MEMO_HEAD - 1] == '\n';
-	unsigned long long head[3];
 	if (ok) {
 		memcpy(head, b.p + MEMO_HEAD, sizeof head);
 		ok = head[0] == key[0] && head[1] == key[1] && head[2] == ndocs;
 	}
-	const unsigned char *p = (const unsigned char *)b.p + MEMO_HEAD + 24;
-	memset(rel, 0, ndocs * sizeof *rel);
-	for (size_t d = 0; ok && d < ndocs; d++, p += ROW) {
-		uint32_t n = get_u32(p);
-		ok = n <= XREF_RELATED_SHOWN;
-		rel[d].n = ok ? n : 0;
-		for (uint32_t k = 0; ok && k < n; k++) {
-			uint32_t o = get_u32(p + 4 * (k + 1));
-			ok = o < ndocs && o != d;
-			rel[d].v[k] = o;
-		}
+	if (ok)
+		memcpy(rel, b.p + MEMO_HEAD + sizeof head, ndocs * sizeof *rel);
+	/* a damaged file cannot point outside the documents, nor at one itself */
+	for (size_t d = 0; ok && d < ndocs; d++) {
+		ok = rel[d].n <= XREF_RELATED_SHOWN;
+		for (size_t k = 0; ok && k < XREF_RELATED_SHOWN; k++)
+			ok = k < rel[d].n ? rel[d].v[k] < ndocs && rel[d].v[k] != d : !rel[d].v[k];
 	}
 	if (!ok)
 		memset(rel, 0, ndocs * sizeof *rel);
@@ -93,11 +75,7 @@ void related_memo_save(const char *source_dir, const char env[33], const unsigne
 	buf_putc(&b, '\n');
 	unsigned long long head[3] = {key[0], key[1], ndocs};
 	buf_put(&b, head, sizeof head);
-	for (size_t d = 0; d < ndocs; d++) {
-		put_u32(&b, (uint32_t)rel[d].n);
-		for (size_t k = 0; k < XREF_RELATED_SHOWN; k++)
-			put_u32(&b, k < rel[d].n ? (uint32_t)rel[d].v[k] : 0);
-	}
+	buf_put(&b, rel, ndocs * sizeof *rel);
 	int dfd = path_open_subdir(source_dir, MEMO_DIR, true);
 	if (dfd >= 0) {
 		path_replace_at(dfd, MEMO_NAME, b.p, b.n); /* a cache: unwritten, it is made again */

@@ -47,11 +47,11 @@ static void test_round_trip_and_refusals(void **state)
 	size_t n = 0;
 	char *bytes = test_read_file(file, &n);
 	assert_non_null(bytes);
-	size_t row0 = n - 4 * 6 * 4; /* the first document's row: its count, then 5 indices */
+	size_t row0 = n - 4 * sizeof *want; /* the first document's: its 5 indices, then its count */
 	for (int bad = 0; bad < 2; bad++) {
 		char *copy = malloc(n);
 		memcpy(copy, bytes, n);
-		copy[row0 + 4] = bad ? 0 : 9; /* doc 0's first related: 9 (none such), or 0 (itself) */
+		copy[row0] = bad ? 0 : 9; /* doc 0's first related: 9 (none such), or 0 (itself) */
 		FILE *f = fopen(file, "wb");
 		fwrite(copy, 1, n, f);
 		fclose(f);
