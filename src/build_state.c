@@ -277,14 +277,16 @@ void build_render_env(const struct build_opts *o, int jobs, char env[33])
 }
 
 void page_digests_add(struct page_digests *p, const char *path, const unsigned long long d[2],
-		      const unsigned long long inputs[2])
+		      const unsigned long long inputs[2], const struct output_file *file)
 {
 	if (p->n == p->cap) {
 		p->cap = p->cap ? p->cap * 2 : 1024;
 		p->paths = xrealloc(p->paths, p->cap * sizeof *p->paths);
 		p->digests = xrealloc(p->digests, p->cap * sizeof *p->digests);
 		p->inputs = xrealloc(p->inputs, p->cap * sizeof *p->inputs);
+		p->files = xrealloc(p->files, p->cap * sizeof *p->files);
 	}
+	p->files[p->n] = file ? *file : (struct output_file){0, 0, 0};
 	p->paths[p->n] = xstrdup(path);
 	p->digests[p->n][0] = d[0];
 	p->digests[p->n][1] = d[1];
@@ -294,7 +296,8 @@ void page_digests_add(struct page_digests *p, const char *path, const unsigned l
 }
 
 bool page_digests_inputs_same(const struct page_digests *p, const char *path,
-			      const unsigned long long inputs[2], unsigned long long view[2])
+			      const unsigned long long inputs[2], unsigned long long view[2],
+			      const struct output_file **file)
 {
 	size_t i;
 	if (!p->index.n || !hash_get(&p->index, path, &i) || (!p->inputs[i][0] && !p->inputs[i][1]) ||
@@ -302,15 +305,19 @@ bool page_digests_inputs_same(const struct page_digests *p, const char *path,
 		return false;
 	view[0] = p->digests[i][0];
 	view[1] = p->digests[i][1];
+	*file = &p->files[i];
 	return true;
 }
 
 bool page_digests_same(const struct page_digests *p, const char *path,
-		       const unsigned long long d[2])
+		       const unsigned long long d[2], const struct output_file **file)
 {
 	size_t i;
-	return p->index.n && hash_get(&p->index, path, &i) && p->digests[i][0] == d[0] &&
-	       p->digests[i][1] == d[1];
+	if (!p->index.n || !hash_get(&p->index, path, &i) || p->digests[i][0] != d[0] ||
+	    p->digests[i][1] != d[1])
+		return false;
+	*file = &p->files[i];
+	return true;
 }
 
 /* 32 hex digits at p (two 64-bit halves); false when they are not there. */
@@ -341,7 +348,32 @@ static void put_digest(struct buf *b, const unsigned long long d[2])
 	buf_put(b, out, sizeof out);
 }
 
-void page_digests_load(struct page_digests *p, const char *outdir, const char env[33])
+/* The pages' files: "ssg-page-files 1\n", the path_file_id of the
+ * .ssg-pages they go with, their count, then each one's device, inode and
+ * size in the order of its lines. */
+#define FILES_MAGIC "ssg-page-files 1\n"
+#define FILES_HEAD (sizeof FILES_MAGIC - 1 + (PATH_FILE_ID_WORDS + 1) * sizeof(unsigned long long))
+
+static void take_files(struct page_digests *p, const char *outdir, const char *note, size_t n)
+{
+	char *file = path_join(outdir, BUILD_PAGES_FILE);
+	struct stat st;
+	unsigned long long id[PATH_FILE_ID_WORDS], head[PATH_FILE_ID_WORDS + 1];
+	bool ok = note && n >= FILES_HEAD && !memcmp(note, FILES_MAGIC, sizeof FILES_MAGIC - 1) &&
+		  lstat(file, &st) == 0;
+	free(file);
+	if (!ok)
+		return;
+	path_file_id(&st, id);
+	memcpy(head, note + sizeof FILES_MAGIC - 1, sizeof head);
+	if (memcmp(head, id, sizeof id) || head[PATH_FILE_ID_WORDS] != p->n ||
+	    n - FILES_HEAD != p->n * sizeof *p->files)
+		return;
+	memcpy(p->files, note + FILES_HEAD, p->n * sizeof *p->files);
+}
+
+void page_digests_load(struct page_digests *p, const char *outdir, const char env[33],
+		       const char *note, size_t nnote)
 {
 	struct buf b = BUF_INIT;
 	size_t wl = read_headed(outdir, BUILD_PAGES_FILE, PAGES_MAGIC " ", env, &b);
@@ -351,15 +383,17 @@ void page_digests_load(struct page_digests *p, const char *outdir, const char en
 			*next = '\0';
 			unsigned long long d[2], in[2];
 			if (parse_digest(line, d) && parse_digest(line + 32, in) && line[64] == ' ')
-				page_digests_add(p, line + 65, d, in);
+				page_digests_add(p, line + 65, d, in, NULL);
 		}
 		for (size_t i = 0; i < p->n; i++)
 			hash_put(&p->index, p->paths[i], i);
+		take_files(p, outdir, note, nnote);
 	}
 	buf_free(&b);
 }
 
-void page_digests_save(const struct page_digests *p, const char *outdir, const char env[33])
+void page_digests_save(const struct page_digests *p, const char *outdir, const char env[33],
+		       struct buf *note)
 {
 	struct buf b = BUF_INIT;
 	buf_printf(&b, PAGES_MAGIC " %s\n", env);
@@ -372,6 +406,17 @@ void page_digests_save(const struct page_digests *p, const char *outdir, const c
 	}
 	save_file(outdir, BUILD_PAGES_FILE, &b);
 	buf_free(&b);
+	char *file = path_join(outdir, BUILD_PAGES_FILE);
+	struct stat st;
+	if (lstat(file, &st) == 0) {
+		unsigned long long head[PATH_FILE_ID_WORDS + 1];
+		path_file_id(&st, head);
+		head[PATH_FILE_ID_WORDS] = p->n;
+		buf_puts(note, FILES_MAGIC);
+		buf_put(note, head, sizeof head);
+		buf_put(note, p->files, p->n * sizeof *p->files);
+	}
+	free(file);
 }
 
 void page_digests_free(struct page_digests *p)
@@ -381,6 +426,7 @@ void page_digests_free(struct page_digests *p)
 	free(p->paths);
 	free(p->digests);
 	free(p->inputs);
+	free(p->files);
 	hash_free(&p->index);
 	memset(p, 0, sizeof *p);
 }

@@ -14,6 +14,7 @@
 #include "diag.h"
 #include "fingerprint.h"
 #include "hash.h"
+#include "output.h"
 #include "render.h"
 #include "site.h"
 
@@ -44,7 +45,8 @@ void build_state_save(const char *outdir, const char fp[33], const struct diags 
 
 /* The digest of every page's view in the site in place (<output>/.ssg-pages),
  * under the digest of what renders views into pages (the binary, templates/
- * and themes/): a page whose view is unchanged is kept, not rendered. */
+ * and themes/): a page whose view is unchanged is kept, not rendered. Each
+ * with its file as the build left it (output_keep's was). */
 #define BUILD_PAGES_FILE ".ssg-pages"
 
 struct page_digests {
@@ -52,24 +54,31 @@ struct page_digests {
 	char **paths;
 	unsigned long long (*digests)[2]; /* the view's */
 	unsigned long long (*inputs)[2];  /* what the view was made from (page_inputs.h); 0: unknown */
+	struct output_file *files;        /* ino 0: not known */
 	size_t n, cap;
 };
 
 /* What turns views into pages, in 32 hex digits. */
 void build_render_env(const struct build_opts *o, int jobs, char env[33]);
-/* inputs: NULL when the page's inputs are not tracked. */
+/* inputs: NULL when the page's inputs are not tracked; file: NULL when not known. */
 void page_digests_add(struct page_digests *p, const char *path, const unsigned long long d[2],
-		      const unsigned long long inputs[2]);
+		      const unsigned long long inputs[2], const struct output_file *file);
 /* Whether the site in place has path made from the same inputs: then *view
- * is its view's digest. */
+ * is its view's digest and *file its file as the last build left it. */
 bool page_digests_inputs_same(const struct page_digests *p, const char *path,
-			      const unsigned long long inputs[2], unsigned long long view[2]);
-/* Whether the site in place has path with view digest d. */
+			      const unsigned long long inputs[2], unsigned long long view[2],
+			      const struct output_file **file);
+/* Whether the site in place has path with view digest d (*file: as above). */
 bool page_digests_same(const struct page_digests *p, const char *path,
-		       const unsigned long long d[2]);
-/* Load outdir's digests when they were made under env (else p stays empty). */
-void page_digests_load(struct page_digests *p, const char *outdir, const char env[33]);
-void page_digests_save(const struct page_digests *p, const char *outdir, const char env[33]);
+		       const unsigned long long d[2], const struct output_file **file);
+/* Load outdir's digests when they were made under env (else p stays empty),
+ * with their files when note (page_digests_save's) is of that very file. */
+void page_digests_load(struct page_digests *p, const char *outdir, const char env[33],
+		       const char *note, size_t nnote);
+/* Save them, and their files in *note (which is kept out of the site:
+ * inodes differ from one build to the next where the bytes do not). */
+void page_digests_save(const struct page_digests *p, const char *outdir, const char env[33],
+		       struct buf *note);
 void page_digests_free(struct page_digests *p);
 /* Mark the n pages as of no known view (appended: the next build renders
  * them). -1 when the file cannot be appended to. */

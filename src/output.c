@@ -116,6 +116,28 @@ int output_folder_of_pages(struct output *o, const char *relpath)
 	return rc;
 }
 
+/* The note the last build left in the spare, taken out of it (before it is
+ * listed): it is not part of any site. */
+static void take_note(struct output *o)
+{
+	int fd = openat(o->staging_fd, OUTPUT_NOTE, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	struct stat st;
+	if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+	    st.st_size < (1 << 28)) {
+		o->note = xmalloc((size_t)st.st_size);
+		ssize_t got = read(fd, o->note, (size_t)st.st_size);
+		if (got == st.st_size)
+			o->nnote = (size_t)got;
+		else {
+			free(o->note);
+			o->note = NULL;
+		}
+	}
+	if (fd >= 0)
+		close(fd);
+	unlinkat(o->staging_fd, OUTPUT_NOTE, 0);
+}
+
 int output_begin(struct output *o, const char *dir, struct diags *d)
 {
 	memset(o, 0, sizeof *o);
@@ -168,7 +190,10 @@ int output_begin(struct output *o, const char *dir, struct diags *d)
 	struct stat sst;
 	o->staging_dev = fstat(o->staging_fd, &sst) == 0 ? (unsigned long long)sst.st_dev : 0;
 	hint_unrelated_subfolders(o->staging);
-	/* what the older site holds is listed while the build runs */
+	/* what the older site holds is listed while the build runs (without
+	 * the note the last build left in it) */
+	if (o->reused)
+		take_note(o);
 	if (o->reused && !tree_list_start(&o->spare_list, o->staging_fd)) {
 		fail(o, o->staging, "cannot list the staging folder");
 		return -1;
@@ -384,37 +409,65 @@ static size_t count_files(const char *dir, int depth)
 	return n;
 }
 
-/* relpath is the previous site's file seen as st: linked at commit. */
-static void add_same(struct output *o, const char *relpath, const struct stat *st)
+static struct output_file file_of(const struct stat *st)
+{
+	return (struct output_file){(unsigned long long)st->st_dev, (unsigned long long)st->st_ino,
+				    (unsigned long long)st->st_size};
+}
+
+/* relpath is the previous site's file f: linked at commit. */
+static void add_same(struct output *o, const char *relpath, const struct output_file *f)
 {
 	pthread_mutex_lock(&o->lock);
 	size_t cap = o->capsame;
 	o->same = xgrow(o->same, &o->capsame, o->nsame + 1, sizeof *o->same);
 	if (o->capsame != cap)
 		o->same_id = xrealloc(o->same_id, o->capsame * sizeof *o->same_id);
-	o->same_id[o->nsame] = (struct output_file_id){(unsigned long long)st->st_dev,
-						       (unsigned long long)st->st_ino};
+	o->same_id[o->nsame] = (struct output_file_id){f->dev, f->ino};
 	o->same[o->nsame++] = xstrdup(relpath);
 	o->files++;
 	o->unchanged++;
-	o->bytes += (unsigned long long)st->st_size;
+	o->bytes += f->size;
 	pthread_mutex_unlock(&o->lock);
 }
 
-int output_keep(struct output *o, const char *relpath)
+/* Whether the reused tree holds the very file was at relpath: a regular file
+ * whose inode is was's (the spare's listing, checked whole by settle). */
+static bool spare_holds(struct output *o, const char *relpath, const struct output_file *was)
 {
-	if (!path_is_safe_rel(relpath))
+	if (!was || !was->ino || !o->reused)
+		return false;
+	settle(o);
+	if (!o->reused || was->dev != o->staging_dev)
+		return false;
+	const struct tree_entry *e = tree_list_find(&o->spare_list, relpath);
+	return e && e->type == DT_REG && e->ino == was->ino;
+}
+
+int output_keep(struct output *o, const char *relpath, const struct output_file *was,
+		struct output_file *kept)
+{
+	if (!path_is_safe_rel(relpath) || !o->has_final)
 		return -1;
+	/* the inode the last build left in place, still in the spare: the new
+	 * site has it whatever became of the site in place's entry */
+	struct output_file f;
 	struct stat st;
-	if (!o->has_final || fstatat(o->final_fd, relpath, &st, AT_SYMLINK_NOFOLLOW) ||
-	    !S_ISREG(st.st_mode))
+	if (spare_holds(o, relpath, was))
+		f = *was;
+	else if (fstatat(o->final_fd, relpath, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+		 S_ISREG(st.st_mode))
+		f = file_of(&st);
+	else
 		return -1;
-	add_same(o, relpath, &st);
+	add_same(o, relpath, &f);
+	if (kept)
+		*kept = f;
 	return 0;
 }
 
 static int write_file(struct output *o, const char *relpath, const struct str *v, size_t nv,
-		      size_t n)
+		      size_t n, struct output_file *made)
 {
 	if (!path_is_safe_rel(relpath)) {
 		errno = EINVAL;
@@ -425,7 +478,10 @@ static int write_file(struct output *o, const char *relpath, const struct str *v
 	struct stat was;
 	if (o->has_final && same_as_before(o, relpath, v, nv, n, &was)) {
 		/* linked at commit, and only when something else changed */
-		add_same(o, relpath, &was);
+		struct output_file f = file_of(&was);
+		add_same(o, relpath, &f);
+		if (made)
+			*made = f;
 		return 0;
 	}
 	if (make_room(o, relpath)) {
@@ -438,12 +494,15 @@ static int write_file(struct output *o, const char *relpath, const struct str *v
 		fail(o, relpath, "cannot write");
 		return -1;
 	}
-	if (write_slices(fd, v, nv)) {
+	struct stat st;
+	if (write_slices(fd, v, nv) || (made && fstat(fd, &st))) {
 		fail(o, relpath, "cannot write");
 		close(fd);
 		return -1;
 	}
 	close(fd);
+	if (made) /* the staging folder's file: the site's once swapped in */
+		*made = file_of(&st);
 	pthread_mutex_lock(&o->lock);
 	o->files++;
 	o->bytes += n;
@@ -458,12 +517,19 @@ static int write_file(struct output *o, const char *relpath, const struct str *v
 int output_write(struct output *o, const char *relpath, const void *data, size_t n)
 {
 	struct str one = {data, n};
-	return write_file(o, relpath, &one, n > 0, n);
+	return write_file(o, relpath, &one, n > 0, n, NULL);
+}
+
+int output_write_noted(struct output *o, const char *relpath, const void *data, size_t n,
+		       struct output_file *made)
+{
+	struct str one = {data, n};
+	return write_file(o, relpath, &one, n > 0, n, made);
 }
 
 int output_write_spans(struct output *o, const char *relpath, const struct spans *s)
 {
-	return write_file(o, relpath, s->v, s->n, s->bytes);
+	return write_file(o, relpath, s->v, s->n, s->bytes, NULL);
 }
 
 int output_copy(struct output *o, const char *relpath, const char *src)
@@ -598,6 +664,19 @@ static void keep_as_spare(struct output *o, const char *dir)
 {
 	if (rename(dir, o->spare))
 		remove_tree_parallel(dir, o->jobs);
+	else
+		o->spare_kept = true;
+}
+
+int output_note(struct output *o, const void *p, size_t n)
+{
+	if (!o->spare_kept)
+		return -1;
+	int dfd = open(o->spare, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	int rc = dfd >= 0 ? path_replace_at(dfd, OUTPUT_NOTE, p, n) : -1;
+	if (dfd >= 0)
+		close(dfd);
+	return rc;
 }
 
 int output_commit(struct output *o)
@@ -673,6 +752,7 @@ void output_free(struct output *o)
 	free(o->final);
 	free(o->staging);
 	free(o->spare);
+	free(o->note);
 	pthread_mutex_destroy(&o->lock);
 	pthread_mutex_destroy(&o->settle_lock);
 	memset(o, 0, sizeof *o);

@@ -12,10 +12,11 @@
  * it up to date costs only what changed: a file is rewritten under a new
  * inode (never in place), relinked where its inode differs from the site's,
  * and removed where the new site lacks it. Nothing about the spare is
- * trusted: every file is checked against the site in place, and its listing
- * (taken on a thread of its own from output_begin on, while the build reads
- * and models) must be whole and free of symlinks before anything is written
- * into it.
+ * trusted: its listing (taken on a thread of its own from output_begin on,
+ * while the build reads and models) must be whole and free of symlinks
+ * before anything is written into it, and a file is kept from it only when
+ * it is the very inode the site in place has, as the last build left it
+ * (output_keep's was) or as it is found there.
  *
  * Paths are checked: nothing is written outside the staging folder.
  * Thread-safe. Level 5. */
@@ -28,6 +29,12 @@
 #include "diag.h"
 #include "spans.h"
 #include "tree_list.h"
+
+/* A file of the site as a build left it: its device and inode (0: not
+ * known), and its size. */
+struct output_file {
+	unsigned long long dev, ino, size;
+};
 
 struct output {
 	char *final;     /* the output folder */
@@ -47,6 +54,9 @@ struct output {
 	char *spare;       /* the site before the one in place, kept to build the next in */
 	bool reused;       /* staging is the spare: an older site, brought up to date */
 	bool has_final;    /* a site is in place: a file may be as it was there */
+	bool spare_kept;   /* the commit kept the old site as the spare */
+	char *note;        /* what the last build noted in the spare (output_note) */
+	size_t nnote;
 	int final_fd, staging_fd; /* the two folders, open (O_PATH): paths are under them */
 	unsigned long long staging_dev;
 	bool *same_seen;   /* per same file: a reused tree already holds its inode (the sweep's) */
@@ -63,14 +73,21 @@ struct output {
 int output_begin(struct output *o, const char *dir, struct diags *d);
 /* Write data to relpath (folders made as needed). -1 on failure or an unsafe path. */
 int output_write(struct output *o, const char *relpath, const void *data, size_t n);
+/* The same, and *made is the file the site will have there (for the next
+ * build's output_keep). */
+int output_write_noted(struct output *o, const char *relpath, const void *data, size_t n,
+		       struct output_file *made);
 /* The same for a file made of slices (spans.h), written with writev. */
 int output_write_spans(struct output *o, const char *relpath, const struct spans *s);
 /* Whether the previous site holds relpath with exactly these bytes. */
 bool output_same(struct output *o, const char *relpath, const void *data, size_t n);
 /* Keep the previous site's relpath as it is (the caller knows its bytes
- * would not change): linked like an unchanged file. -1 when the previous
- * site has no such regular file. */
-int output_keep(struct output *o, const char *relpath);
+ * would not change): linked like an unchanged file. was (or NULL) is the file
+ * the last build left there: when the spare still holds that very inode, it
+ * is kept without a look at the site in place. *kept is the file kept.
+ * -1 when the previous site has no such regular file. */
+int output_keep(struct output *o, const char *relpath, const struct output_file *was,
+		struct output_file *kept);
 /* Create the folder relpath, which will hold many unrelated page folders (the
  * output folder itself gets the same from output_begin): a hint to the file
  * system to spread them out (see output.c). -1 when it cannot be created. */
@@ -79,6 +96,10 @@ int output_folder_of_pages(struct output *o, const char *relpath);
 int output_copy(struct output *o, const char *relpath, const char *src);
 /* Swap the staging folder in as the output and remove the old site. */
 int output_commit(struct output *o);
+/* After a commit, leave p in the spare for the next build that reuses it
+ * (its o->note; no part of any site). -1 when no spare was kept. */
+#define OUTPUT_NOTE ".ssg-note"
+int output_note(struct output *o, const void *p, size_t n);
 /* Remove the staging folder (after a failed build). */
 void output_abort(struct output *o);
 void output_free(struct output *o);

@@ -240,6 +240,7 @@ struct page_task {
 	bool tracked; /* inputs is set */
 	bool expect;  /* SSG_CHECK_INPUTS: kept by its inputs, its bytes must be the page's in place */
 	bool kept;    /* the page in place was kept */
+	struct output_file file; /* its file in the new site, when known */
 };
 
 struct render_job {
@@ -267,14 +268,15 @@ struct render_job {
 static bool keep_by_inputs(struct render_job *j, struct page_task *t, const char *path)
 {
 	unsigned long long view[2];
+	const struct output_file *was;
 	t->tracked = true;
-	if (!page_digests_inputs_same(j->before, path, t->inputs, view))
+	if (!page_digests_inputs_same(j->before, path, t->inputs, view, &was))
 		return false;
 	if (j->check_inputs) {
 		t->expect = true;
 		return false;
 	}
-	if (output_keep(j->out, path) != 0)
+	if (output_keep(j->out, path, was, &t->file) != 0)
 		return false;
 	t->path = xstrdup(path);
 	memcpy(t->digest, view, sizeof view);
@@ -305,15 +307,16 @@ static void emit(struct render_job *j, struct page_task *t, const char *tpl, str
 	}
 	t->path = xstrdup(path);
 	t->body_at = -1;
-	if (!t->tracked && page_digests_same(j->before, path, t->digest) &&
-	    output_keep(j->out, path) == 0)
+	const struct output_file *was;
+	if (!t->tracked && page_digests_same(j->before, path, t->digest, &was) &&
+	    output_keep(j->out, path, was, &t->file) == 0)
 		t->kept = true;
 	else if (mustache_render_locate(j->tpl, tpl, v, &b, &local, watch, &t->body_at) == 0) {
 		if (t->expect && !output_same(j->out, path, buf_cstr(&b), b.n))
 			diag_add(&local, SEV_ERROR, path, 0, 0,
 				 "internal error: the page's inputs are as they were, its bytes are "
 				 "not");
-		output_write(j->out, path, buf_cstr(&b), b.n);
+		output_write_noted(j->out, path, buf_cstr(&b), b.n, &t->file);
 	} else
 		diag_add(&local, SEV_ERROR, path, 0, 0, "page not written: template '%s' failed", tpl);
 	pthread_mutex_lock(&j->lock);
@@ -798,7 +801,7 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 		struct page_digests before = {0};
 		struct doc_pages docs_before = {0};
 		if (!o->force) {
-			page_digests_load(&before, outdir, env);
+			page_digests_load(&before, outdir, env, out.note, out.nnote);
 			doc_pages_load(&docs_before, outdir, NULL);
 		}
 		j.before = &before;
@@ -826,7 +829,8 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 		for (size_t i = 0; i < k; i++)
 			if (j.tasks[i].path) {
 				page_digests_add(&now, j.tasks[i].path, j.tasks[i].digest,
-						 j.tasks[i].tracked ? j.tasks[i].inputs : NULL);
+						 j.tasks[i].tracked ? j.tasks[i].inputs : NULL,
+						 &j.tasks[i].file);
 				free(j.tasks[i].path);
 			}
 		free(j.tasks);
@@ -840,7 +844,10 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 			build_state_forget(outdir);
 			rc = output_commit(&out);
 			if (rc == 0) {
-				page_digests_save(&now, outdir, env);
+				struct buf note = BUF_INIT;
+				page_digests_save(&now, outdir, env, &note);
+				output_note(&out, note.p, note.n);
+				buf_free(&note);
 				size_t n[NDATA_KEPT] = {s.nres, s.ndocs + s.nres};
 				json_records_save(j.data, n, j.data_size, outdir, s.source_dir);
 				doc_pages_save(&docs_now, outdir, frame);

@@ -68,7 +68,22 @@ static void *run(void *arg)
 	for (size_t i = 0; i < l->n; i++) /* each folder after the one holding it */
 		if (l->v[i].type == DT_DIR)
 			list_folder(l, i);
+	/* its files found by path too, indexed here rather than by the
+	 * waiting caller */
+	size_t files = 0;
+	for (size_t i = 0; i < l->n; i++)
+		files += l->v[i].type == DT_REG;
+	hash_reserve(&l->by_rel, files);
+	for (size_t i = 0; i < l->n; i++)
+		if (l->v[i].type == DT_REG)
+			hash_put(&l->by_rel, l->v[i].rel, i);
 	return NULL;
+}
+
+const struct tree_entry *tree_list_find(const struct tree_list *l, const char *rel)
+{
+	size_t i;
+	return hash_get(&l->by_rel, rel, &i) ? &l->v[i] : NULL;
 }
 
 bool tree_list_start(struct tree_list *l, int dirfd)
@@ -98,6 +113,7 @@ void tree_list_free(struct tree_list *l)
 	for (size_t i = 0; i < l->n; i++)
 		free(l->v[i].rel);
 	free(l->v);
+	hash_free(&l->by_rel);
 	if (l->fd >= 0)
 		close(l->fd);
 	memset(l, 0, sizeof *l);

@@ -10,6 +10,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "hash.h"
+
 #define TREE_LIST_TOP ((size_t)-1)
 
 struct tree_entry {
@@ -24,6 +26,7 @@ struct tree_list {
 	size_t n, cap;
 	int fd;                    /* the listed folder (a duplicate, owned) */
 	bool complete;             /* every folder could be read */
+	struct hash by_rel;        /* a regular file's rel -> index in v, made once listed */
 	pthread_t thread;
 	bool running;
 };
@@ -34,6 +37,8 @@ struct tree_list {
 bool tree_list_start(struct tree_list *l, int dirfd);
 /* Wait until the listing is complete. */
 void tree_list_wait(struct tree_list *l);
+/* The regular file at rel, or NULL; only once listed (after tree_list_wait). */
+const struct tree_entry *tree_list_find(const struct tree_list *l, const char *rel);
 /* Waits first when the listing still runs. */
 void tree_list_free(struct tree_list *l);
 

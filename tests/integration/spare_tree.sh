@@ -12,7 +12,8 @@ trap 'rm -rf "$d"' EXIT
 cp -r content site.yml "$d/"
 mkdir -p "$d/static"
 spare="$d/.out.ssg-spare"
-snapshot() { ( cd "$1" && find . -type f ! -name '.ssg-build' ! -name '.ssg-pages' ! -name '.ssg-docs' ! -name '.ssg-json' -print0 |
+# (the spare also holds the note the build left in it for the next: .ssg-note)
+snapshot() { ( cd "$1" && find . -type f ! -name '.ssg-build' ! -name '.ssg-pages' ! -name '.ssg-docs' ! -name '.ssg-json' ! -name '.ssg-note' -print0 |
 	LC_ALL=C sort -z | xargs -0 md5sum ) > "$2"; }
 step=0
 checked=0

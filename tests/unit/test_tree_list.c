@@ -1,7 +1,8 @@
 /* test_tree_list: a folder tree listed on a thread of its own. Every file,
  * folder and symlink is listed once with its type and inode, each under the
  * folder that holds it, which comes first; a symlink to a folder is listed
- * but never entered; a tree of thousands of entries comes out whole. */
+ * but never entered; a tree of thousands of entries comes out whole; its
+ * regular files, and only they, are found by path. */
 #include "testutil.h"
 
 #include "output.h"
@@ -79,6 +80,13 @@ static void test_types_parents_and_links(void **state)
 	assert_int_equal(lstat(p, &st), 0);
 	assert_int_equal(page->ino, (unsigned long long)st.st_ino);
 	free(p);
+	/* found by path: files only, the very entry */
+	assert_ptr_equal(tree_list_find(&l, "r/a/index.html"), page);
+	assert_ptr_equal(tree_list_find(&l, "index.html"), find(&l, "index.html"));
+	assert_null(tree_list_find(&l, "r"));           /* a folder */
+	assert_null(tree_list_find(&l, "r/elsewhere")); /* a symlink */
+	assert_null(tree_list_find(&l, "r/elsewhere/secret/index.html"));
+	assert_null(tree_list_find(&l, "r/c/index.html"));
 	tree_list_free(&l);
 	assert_int_equal(output_remove_tree(tmpl), 0);
 	assert_int_equal(output_remove_tree(outside), 0);
@@ -110,6 +118,12 @@ static void test_many_entries(void **state)
 		files += l.v[i].type == DT_REG;
 	assert_int_equal(files, 3000);
 	assert_non_null(find(&l, "r/page-with-a-long-name-2999/index.html"));
+	for (int i = 0; i < 3000; i++) {
+		snprintf(rel, sizeof rel, "r/page-with-a-long-name-%04d/index.html", i);
+		const struct tree_entry *e = tree_list_find(&l, rel);
+		assert_non_null(e);
+		assert_string_equal(e->rel, rel);
+	}
 	tree_list_free(&l);
 	assert_int_equal(output_remove_tree(tmpl), 0);
 }
