@@ -594,13 +594,14 @@ static unsigned long long *topic_bits(const struct site *s)
 }
 
 /* With the bits: how often each document cites each topic's resources, one
- * row of documents per topic, counted going through the documents once
- * (each thread its own documents: their columns); then each topic's
+ * row of topics per document, counted going through the documents once
+ * (each thread its own documents: their rows, each written once, so that
+ * the threads never write into one cache line by turns); then each topic's
  * documents, most citing first and in document order among equals (a
  * counting sort: the counts are small). */
 struct doc_counts {
 	struct site *s;
-	uint32_t *n; /* n[t * ndocs + d] */
+	uint32_t *n; /* n[d * ntopics + t] */
 };
 
 static void count_doc_topics(void *ctx, size_t d)
@@ -608,12 +609,14 @@ static void count_doc_topics(void *ctx, size_t d)
 	struct doc_counts *x = ctx;
 	const struct site *s = x->s;
 	const struct doc *doc = &s->docs[d];
+	uint32_t here[64] = {0}; /* the bits hold 64 topics at most */
 	for (size_t i = 0; i < doc->ncites; i++) {
 		long r = doc->cites[i].resource;
 		if (r >= 0)
 			for (unsigned long long b = s->res_topic_bits[r]; b; b &= b - 1)
-				x->n[(size_t)__builtin_ctzll(b) * s->ndocs + d]++;
+				here[__builtin_ctzll(b)]++;
 	}
+	memcpy(x->n + d * s->ntopics, here, s->ntopics * sizeof *here);
 }
 
 static void order_topic_docs(void *ctx, size_t ti)
@@ -621,15 +624,16 @@ static void order_topic_docs(void *ctx, size_t ti)
 	struct doc_counts *x = ctx;
 	struct site *s = x->s;
 	struct topic *t = &s->topics[ti];
-	const uint32_t *n = x->n + ti * s->ndocs;
+	const uint32_t *n = x->n + ti; /* n[d * ntopics]: the topic's count for d */
+	const size_t step = s->ntopics;
 	uint32_t most = 0;
 	for (size_t d = 0; d < s->ndocs; d++)
-		if (n[d] > most)
-			most = n[d];
+		if (n[d * step] > most)
+			most = n[d * step];
 	/* where each count's documents start, the highest count first */
 	size_t *at = xcalloc((size_t)most + 2, sizeof *at);
 	for (size_t d = 0; d < s->ndocs; d++)
-		at[n[d]]++;
+		at[n[d * step]]++;
 	size_t sum = 0;
 	for (size_t c = most; c >= 1; c--) {
 		size_t k = at[c];
@@ -639,8 +643,8 @@ static void order_topic_docs(void *ctx, size_t ti)
 	t->ndocs = sum;
 	t->docs = xcalloc(sum + 1, sizeof *t->docs);
 	for (size_t d = 0; d < s->ndocs; d++)
-		if (n[d])
-			t->docs[at[n[d]]++] = d;
+		if (n[d * step])
+			t->docs[at[n[d * step]]++] = d;
 	free(at);
 }
 
