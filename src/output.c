@@ -494,15 +494,18 @@ static int write_file(struct output *o, const char *relpath, const struct str *v
 		fail(o, relpath, "cannot write");
 		return -1;
 	}
+	/* the staging folder's file: the site's once swapped in (noted for a
+	 * spare, which only a site in place leaves) */
 	struct stat st;
-	if (write_slices(fd, v, nv) || (made && fstat(fd, &st))) {
+	bool noted = made && o->has_final;
+	if (write_slices(fd, v, nv) || (noted && fstat(fd, &st))) {
 		fail(o, relpath, "cannot write");
 		close(fd);
 		return -1;
 	}
 	close(fd);
-	if (made) /* the staging folder's file: the site's once swapped in */
-		*made = file_of(&st);
+	if (made)
+		*made = noted ? file_of(&st) : (struct output_file){0, 0, 0};
 	pthread_mutex_lock(&o->lock);
 	o->files++;
 	o->bytes += n;

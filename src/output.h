@@ -74,7 +74,8 @@ int output_begin(struct output *o, const char *dir, struct diags *d);
 /* Write data to relpath (folders made as needed). -1 on failure or an unsafe path. */
 int output_write(struct output *o, const char *relpath, const void *data, size_t n);
 /* The same, and *made is the file the site will have there (for the next
- * build's output_keep). */
+ * build's output_keep; unknown, ino 0, when no site is in place: no spare
+ * will be kept for a next build to take it from). */
 int output_write_noted(struct output *o, const char *relpath, const void *data, size_t n,
 		       struct output_file *made);
 /* The same for a file made of slices (spans.h), written with writev. */
