@@ -406,6 +406,8 @@ void page_digests_save(const struct page_digests *p, const char *outdir, const c
 	}
 	save_file(outdir, BUILD_PAGES_FILE, &b);
 	buf_free(&b);
+	if (!note)
+		return;
 	char *file = path_join(outdir, BUILD_PAGES_FILE);
 	struct stat st;
 	if (lstat(file, &st) == 0) {

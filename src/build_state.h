@@ -75,8 +75,8 @@ bool page_digests_same(const struct page_digests *p, const char *path,
  * with their files when note (page_digests_save's) is of that very file. */
 void page_digests_load(struct page_digests *p, const char *outdir, const char env[33],
 		       const char *note, size_t nnote);
-/* Save them, and their files in *note (which is kept out of the site:
- * inodes differ from one build to the next where the bytes do not). */
+/* Save them, and their files in *note, unless NULL (the note is kept out of
+ * the site: inodes differ from one build to the next where bytes do not). */
 void page_digests_save(const struct page_digests *p, const char *outdir, const char env[33],
 		       struct buf *note);
 void page_digests_free(struct page_digests *p);

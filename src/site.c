@@ -844,8 +844,9 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 			build_state_forget(outdir);
 			rc = output_commit(&out);
 			if (rc == 0) {
+				/* the note of the pages' files goes with the spare */
 				struct buf note = BUF_INIT;
-				page_digests_save(&now, outdir, env, &note);
+				page_digests_save(&now, outdir, env, out.spare_kept ? &note : NULL);
 				output_note(&out, note.p, note.n);
 				buf_free(&note);
 				size_t n[NDATA_KEPT] = {s.nres, s.ndocs + s.nres};
