@@ -9,7 +9,6 @@
 #include "local_key.h"
 #include "output.h"
 #include "path.h"
-#include "pool.h"
 #include "source.h"
 #include "xalloc.h"
 
@@ -662,11 +661,10 @@ static void parse_section(struct section_load *L, const struct buf *b, size_t *a
 	L->ok = true;
 }
 
-/* The records of one part, kept when they are of the file in place (its
- * digest: the files are digested on threads of their own). */
-static void verify_section(void *ctx, size_t i)
+/* The records of one part, kept when they are of the file in place (known
+ * by its stat, or by its digest). */
+static void verify_section(struct section_load *L)
 {
-	struct section_load *L = &((struct section_load *)ctx)[i];
 	struct json_records *r = L->r;
 	if (!L->ok)
 		return;
@@ -718,7 +716,7 @@ static void verify_section(void *ctx, size_t i)
 }
 
 void json_records_load(struct json_records r[NDATA_KEPT], const char *outdir,
-		       const char *source_dir, int jobs)
+		       const char *source_dir)
 {
 	memset(r, 0, NDATA_KEPT * sizeof *r);
 	struct buf b = BUF_INIT, seen = BUF_INIT;
@@ -738,7 +736,8 @@ void json_records_load(struct json_records r[NDATA_KEPT], const char *outdir,
 				memset(&loads[i].seen, 0, sizeof loads[i].seen);
 			parse_section(&loads[i], &b, &at);
 		}
-		pool_run(jobs, NDATA_KEPT, verify_section, loads);
+		for (size_t i = 0; i < NDATA_KEPT; i++)
+			verify_section(&loads[i]);
 	}
 	free(folder);
 	free(file);

@@ -101,10 +101,9 @@ struct json_records {
 };
 /* Each empty (0) when the file or its records are missing, damaged or not of
  * the file in place: the very file the last build left, as source_dir's
- * .ssg-cache/data-seen knows it by its stat, or else digested (each on a
- * thread of its own, of jobs). */
+ * .ssg-cache/data-seen knows it by its stat, or else digested. */
 void json_records_load(struct json_records r[NDATA_KEPT], const char *outdir,
-		       const char *source_dir, int jobs);
+		       const char *source_dir);
 /* made: each file's account of itself as rendered (size[i] bytes long, of
  * n[i] records). A file of size 0 was not made. */
 void json_records_save(const struct json_reuse made[NDATA_KEPT], const size_t n[NDATA_KEPT],

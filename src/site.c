@@ -646,16 +646,41 @@ static int check_output_dir(const char *src, const char *outdir, struct diags *d
 	return rc;
 }
 
+/* What the build takes from the site in place (nothing under --force): its
+ * data files' records on one thread; its pages' digests, with what renders
+ * views into pages, and its documents' pages on the other. Each part is
+ * serial work: side by side, not one after the other on the main thread. */
+struct site_before {
+	const struct build_opts *o;
+	const char *outdir, *source_dir;
+	const struct output *out; /* its note of the pages' files */
+	char env[33];             /* build_render_env */
+	struct json_records data[NDATA_KEPT];
+	struct page_digests pages;
+	struct doc_pages docs;
+};
+
+static void load_before(void *ctx, size_t part)
+{
+	struct site_before *b = ctx;
+	if (part == 0) {
+		if (!b->o->force)
+			json_records_load(b->data, b->outdir, b->source_dir);
+		return;
+	}
+	build_render_env(b->o, 1, b->env);
+	if (!b->o->force) {
+		page_digests_load(&b->pages, b->outdir, b->env, b->out->note, b->out->nnote);
+		doc_pages_load(&b->docs, b->outdir, NULL);
+	}
+}
+
 /* Each kept data file's keys (resources.json's: each resource's page inputs,
  * which its page shares; the index's: each document's, then the same per
- * resource) and the records of the site in place (none when outdir is NULL). */
-static void data_reuse_begin(struct render_job *j, const char *outdir,
-			     struct json_records before[NDATA_KEPT])
+ * resource), with the records of the site in place (before). */
+static void data_reuse_begin(struct render_job *j, struct json_records before[NDATA_KEPT])
 {
 	const struct site *s = j->s;
-	memset(before, 0, NDATA_KEPT * sizeof *before);
-	if (outdir)
-		json_records_load(before, outdir, s->source_dir, j->s->jobs);
 	size_t n[NDATA_KEPT] = {s->nres, s->ndocs + s->nres};
 	unsigned long long(*keys[NDATA_KEPT])[2];
 	for (size_t i = 0; i < NDATA_KEPT; i++)
@@ -792,23 +817,18 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 		}
 		page_inputs_prepare(&j.inputs, &s, unnamed, nav, jobs_of(o));
 		j.check_inputs = s.check_inputs;
-		/* resources.json's and the index's records: kept when their key is */
-		struct json_records data_before[NDATA_KEPT];
-		data_reuse_begin(&j, o->force ? NULL : outdir, data_before);
-		/* the pages of the site in place, when the same templates made them */
-		char env[33];
-		build_render_env(o, jobs_of(o), env);
-		struct page_digests before = {0};
-		struct doc_pages docs_before = {0};
-		if (!o->force) {
-			page_digests_load(&before, outdir, env, out.note, out.nnote);
-			doc_pages_load(&docs_before, outdir, NULL);
-		}
-		j.before = &before;
+		/* resources.json's and the index's records: kept when their key
+		 * is; the pages of the site in place, when the same templates
+		 * made them */
+		struct site_before was = {.o = o, .outdir = outdir, .source_dir = s.source_dir,
+					  .out = &out};
+		pool_run(jobs_of(o), 2, load_before, &was);
+		data_reuse_begin(&j, was.data);
+		j.before = &was.pages;
 		double t1 = now_ms();
 		pool_run(jobs_of(o), k, render_one, &j);
 		st->render_ms = now_ms() - t1;
-		data_reuse_end(&j, data_before, d);
+		data_reuse_end(&j, was.data, d);
 		t1 = now_ms();
 		view_release(&s);
 		page_inputs_free(&j.inputs);
@@ -821,10 +841,10 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 		for (size_t i = 0; i < NDATA_KEPT; i++)
 			st->records_kept[i] = j.check_inputs ? 0 : j.data[i].reused;
 		mustache_set_free(j.tpl);
-		page_digests_free(&before);
+		page_digests_free(&was.pages);
 		struct doc_pages docs_now = {0};
-		record_doc_pages(&s, &digests, j.tasks, k, &docs_before, &docs_now);
-		doc_pages_free(&docs_before);
+		record_doc_pages(&s, &digests, j.tasks, k, &was.docs, &docs_now);
+		doc_pages_free(&was.docs);
 		struct page_digests now = {0};
 		for (size_t i = 0; i < k; i++)
 			if (j.tasks[i].path) {
@@ -846,7 +866,8 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 			if (rc == 0) {
 				/* the note of the pages' files goes with the spare */
 				struct buf note = BUF_INIT;
-				page_digests_save(&now, outdir, env, out.spare_kept ? &note : NULL);
+				page_digests_save(&now, outdir, was.env,
+						  out.spare_kept ? &note : NULL);
 				output_note(&out, note.p, note.n);
 				buf_free(&note);
 				size_t n[NDATA_KEPT] = {s.nres, s.ndocs + s.nres};
