@@ -10,9 +10,14 @@ struct arena_block {
 	max_align_t data[];
 };
 
+static size_t rounded(size_t n)
+{
+	return (n + sizeof(max_align_t) - 1) & ~(sizeof(max_align_t) - 1);
+}
+
 void *arena_alloc(struct arena *a, size_t n)
 {
-	n = (n + sizeof(max_align_t) - 1) & ~(sizeof(max_align_t) - 1);
+	n = rounded(n);
 	struct arena_block *b = a->blocks;
 	if (!b || b->size - b->used < n) {
 		if (a->next_size < 16384)
@@ -29,6 +34,17 @@ void *arena_alloc(struct arena *a, size_t n)
 	void *p = (char *)b->data + b->used;
 	b->used += n;
 	return p;
+}
+
+bool arena_extend(struct arena *a, void *p, size_t n, size_t m)
+{
+	struct arena_block *b = a->blocks;
+	n = rounded(n);
+	m = rounded(m);
+	if (!b || m < n || (char *)p + n != (char *)b->data + b->used || b->size - b->used < m - n)
+		return false;
+	b->used += m - n;
+	return true;
 }
 
 void arena_release(struct arena *a)

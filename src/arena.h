@@ -4,6 +4,7 @@
  * thread. Level 0. */
 #ifndef SSG_ARENA_H
 #define SSG_ARENA_H
+#include <stdbool.h>
 #include <stddef.h>
 
 struct arena_block;
@@ -17,6 +18,10 @@ struct arena {
 
 /* n bytes aligned for any type; never NULL (aborts when memory runs out). */
 void *arena_alloc(struct arena *a, size_t n);
+/* Grow p, the last allocation made from a (n bytes asked), to m bytes where
+ * it lies: true when its block has the room (else nothing changes). A
+ * realloc that need not copy. */
+bool arena_extend(struct arena *a, void *p, size_t n, size_t m);
 /* Free every block; a can be used again. */
 void arena_release(struct arena *a);
 

@@ -129,6 +129,12 @@ static void *arena_realloc(void *old, size_t size)
 	size_t have = old ? *(size_t *)(void *)((char *)old - HEAD) : 0;
 	if (old && size <= have)
 		return old;
+	/* a buffer that grows line by line is mostly the arena's last
+	 * allocation: it grows where it lies, without a copy */
+	if (old && arena_extend(&current_arena->mem, (char *)old - HEAD, HEAD + have, HEAD + size)) {
+		*(size_t *)(void *)((char *)old - HEAD) = size;
+		return old;
+	}
 	void *p = arena_bump(current_arena, size);
 	if (old)
 		memcpy(p, old, have);
