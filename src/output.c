@@ -368,7 +368,7 @@ static void link_one(void *ctx, size_t i)
 	struct stat b;
 	/* a reused tree mostly holds this very inode already (the previous
 	 * site's file as it was seen when found unchanged) */
-	const struct output_file_id *a = &o->same_id[i];
+	const struct output_file *a = &o->same_file[i];
 	if (o->same_seen ? !o->same_seen[i] /* the sweep found it there, or not */
 			 : !(o->reused && fstatat(o->staging_fd, rel, &b, AT_SYMLINK_NOFOLLOW) == 0 &&
 			     a->ino == (unsigned long long)b.st_ino &&
@@ -422,8 +422,8 @@ static void add_same(struct output *o, const char *relpath, const struct output_
 	size_t cap = o->capsame;
 	o->same = xgrow(o->same, &o->capsame, o->nsame + 1, sizeof *o->same);
 	if (o->capsame != cap)
-		o->same_id = xrealloc(o->same_id, o->capsame * sizeof *o->same_id);
-	o->same_id[o->nsame] = (struct output_file_id){f->dev, f->ino};
+		o->same_file = xrealloc(o->same_file, o->capsame * sizeof *o->same_file);
+	o->same_file[o->nsame] = *f;
 	o->same[o->nsame++] = xstrdup(relpath);
 	o->files++;
 	o->unchanged++;
@@ -649,7 +649,7 @@ static void sweep_reused(struct output *o)
 		}
 		for (size_t p = e->parent; p != TREE_LIST_TOP && !stays[p]; p = l->v[p].parent)
 			stays[p] = true;
-		const struct output_file_id *a = v ? &o->same_id[v - 1] : NULL;
+		const struct output_file *a = v ? &o->same_file[v - 1] : NULL;
 		if (a && a->ino == e->ino && a->dev == o->staging_dev)
 			o->same_seen[v - 1] = true;
 		else if (a)
@@ -742,7 +742,7 @@ void output_free(struct output *o)
 	for (size_t i = 0; i < o->nsame; i++)
 		free(o->same[i]);
 	free(o->same);
-	free(o->same_id);
+	free(o->same_file);
 	free(o->same_seen);
 	for (size_t i = 0; i < o->nwritten; i++)
 		free(o->written[i]);

@@ -44,9 +44,7 @@ struct output {
 	char **same;       /* their paths: hard-linked at commit when the site
 			    * changed; when nothing changed the previous site
 			    * simply stays */
-	struct output_file_id {
-		unsigned long long dev, ino;
-	} *same_id;        /* each one's file in the previous site, as it was seen */
+	struct output_file *same_file; /* each one's file in the previous site, as it was seen */
 	size_t nsame, capsame;
 	unsigned long long bytes;
 	char **written;    /* paths written afresh (the sweep of a reused tree keeps them) */
