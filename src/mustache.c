@@ -799,6 +799,9 @@ struct mrender {
 	const struct val *watch;  /* mustache_render_locate's value */
 	long watch_at;
 	int watch_seen;           /* times it went out (escaped counts as many) */
+	struct mustache_items *items; /* mustache_render_items' places */
+	size_t item_base;         /* the context of the item being noted (0: none) */
+	bool item_open;           /* it looked a name up outside itself: not noted */
 };
 
 /* Nested sections over lists multiply: a few hundred bytes of template can
@@ -823,13 +826,18 @@ static void ctx_push(struct mrender *r, const struct val *v)
 	r->ctx[r->nctx++] = v;
 }
 
-static const struct val *lookup(const struct mrender *r, const struct mop *op)
+static const struct val *lookup(struct mrender *r, const struct mop *op)
 {
 	if (!op->parts)
 		return r->nctx ? r->ctx[r->nctx - 1] : NULL;
 	const struct val *v = NULL;
-	for (size_t i = r->nctx; i-- > 0 && !v;)
-		v = val_getn(r->ctx[i], op->parts[0].p, op->parts[0].n);
+	size_t at = r->nctx;
+	while (at > 0 && !(v = val_getn(r->ctx[at - 1], op->parts[0].p, op->parts[0].n)))
+		at--;
+	/* found in (or missing from) the page around the item: what it shows
+	 * is not the item's alone */
+	if (r->item_base && at <= r->item_base)
+		r->item_open = true;
 	for (size_t k = 1; k < op->nparts && v; k++)
 		v = val_getn(v, op->parts[k].p, op->parts[k].n);
 	return v;
@@ -911,6 +919,31 @@ static const struct mop *find_block(const struct mscope *s, struct str name)
 
 static void render_ops(struct mrender *r, const struct mops *ops, const struct mscope *scope);
 
+static void note_item(struct mrender *r, uint32_t item, size_t from)
+{
+	struct mustache_items *m = r->items;
+	m->v = xgrow(m->v, &m->cap, m->n + 1, sizeof *m->v);
+	m->v[m->n++] = (struct mustache_item_place){item, from - r->start, r->out->n - from};
+}
+
+/* An item already rendered: its bytes, where no indentation is due (the
+ * bytes hold none but their own). */
+static void emit_fragment(struct mrender *r, const struct val *f)
+{
+	if (r->ind.n || !r->items) {
+		if (r->items)
+			r->items->refused = true;
+		return;
+	}
+	size_t from = r->out->n;
+	if (!f->slen)
+		return;
+	buf_put(r->out, f->s, f->slen);
+	r->pending = f->s[f->slen - 1] == '\n';
+	if (f->item)
+		note_item(r, f->item, from);
+}
+
 static void render_section(struct mrender *r, const struct mop *op, const struct mscope *scope)
 {
 	const struct val *v = lookup(r, op);
@@ -919,9 +952,26 @@ static void render_section(struct mrender *r, const struct mop *op, const struct
 			render_ops(r, &op->body, scope);
 	} else if (v && v->kind == VAL_LIST) {
 		for (size_t i = 0; i < v->n && !r->failed; i++) {
-			ctx_push(r, val_deref(v->items[i]));
+			const struct val *it = val_deref(v->items[i]);
+			if (it && it->kind == VAL_FRAGMENT) {
+				emit_fragment(r, it);
+				continue;
+			}
+			size_t from = r->out->n, base = r->item_base;
+			bool noted = it && it->item && r->items && !r->ind.n, open = r->item_open;
+			if (noted) {
+				r->item_base = r->nctx;
+				r->item_open = false;
+			}
+			ctx_push(r, it);
 			render_ops(r, &op->body, scope);
 			r->nctx--;
+			if (noted) {
+				if (!r->item_open)
+					note_item(r, it->item, from);
+				r->item_base = base;
+				r->item_open = open || r->item_open;
+			}
 		}
 	} else if (val_truthy(v)) {
 		ctx_push(r, v);
@@ -991,6 +1041,19 @@ int mustache_render(struct mustache_set *set, const char *name, const struct val
 int mustache_render_locate(struct mustache_set *set, const char *name, const struct val *ctx,
 			   struct buf *out, struct diags *d, const struct val *watch, long *at)
 {
+	return mustache_render_items(set, name, ctx, out, d, watch, at, NULL);
+}
+
+void mustache_items_free(struct mustache_items *items)
+{
+	free(items->v);
+	memset(items, 0, sizeof *items);
+}
+
+int mustache_render_items(struct mustache_set *set, const char *name, const struct val *ctx,
+			  struct buf *out, struct diags *d, const struct val *watch, long *at,
+			  struct mustache_items *items)
+{
 	struct mtpl *t;
 	pthread_mutex_lock(&set->lock);
 	compile_locked(set, name, d, &t);
@@ -998,7 +1061,7 @@ int mustache_render_locate(struct mustache_set *set, const char *name, const str
 	if (t->state != MT_OK)
 		return -1;
 	struct mrender r = {.out = out, .d = d, .pending = true, .cur = t, .start = out->n,
-			    .watch = watch};
+			    .watch = watch, .items = items};
 	if (ctx)
 		ctx_push(&r, ctx);
 	render_ops(&r, &t->ops, NULL);

@@ -13,7 +13,9 @@
  * val_truthy(): null, false, "" and [] are false. */
 #ifndef SSG_MUSTACHE_H
 #define SSG_MUSTACHE_H
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "buf.h"
 #include "diag.h"
@@ -76,6 +78,28 @@ int mustache_render(struct mustache_set *set, const char *name, const struct val
 /* The same, and where the string value `watch` (a value of ctx) went: *at is
  * its offset in what was appended when it went out exactly once, unescaped;
  * -1 otherwise. */
+/* Where numbered list items (struct val.item) went in a rendering, so that
+ * a later rendering of the same page can take an item's bytes instead of
+ * building and rendering it again: a VAL_FRAGMENT in its place is written as
+ * its bytes. Items rendered on an indented line (inside an indented partial)
+ * are not noted, and a fragment met there is refused: the page must then be
+ * rendered without fragments. */
+struct mustache_item_place {
+	uint32_t item;
+	size_t at, len; /* in the rendering, from its first byte */
+};
+struct mustache_items {
+	struct mustache_item_place *v;
+	size_t n, cap;
+	bool refused;
+};
+void mustache_items_free(struct mustache_items *items);
+
+/* mustache_render_locate, noting the items' places in *items (may be NULL). */
+int mustache_render_items(struct mustache_set *set, const char *name, const struct val *ctx,
+			  struct buf *out, struct diags *d, const struct val *watch, long *at,
+			  struct mustache_items *items);
+
 int mustache_render_locate(struct mustache_set *set, const char *name, const struct val *ctx,
 			   struct buf *out, struct diags *d, const struct val *watch, long *at);
 

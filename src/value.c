@@ -97,6 +97,15 @@ struct val *val_str_lasting(const char *s)
 	return v;
 }
 
+struct val *val_fragment(const char *bytes, size_t n, uint32_t item)
+{
+	struct val *v = val_new(VAL_FRAGMENT);
+	v->s = (char *)bytes;
+	v->slen = n;
+	v->item = item;
+	return v;
+}
+
 struct val *val_str_own(char *s)
 {
 	struct val *v = val_new(VAL_STR);
@@ -255,6 +264,7 @@ struct val *val_copy(const struct val *v)
 	switch (v->kind) {
 	case VAL_BOOL: return val_bool(v->b);
 	case VAL_STR: return val_strn(v->s, v->slen);
+	case VAL_FRAGMENT: return val_fragment(v->s, v->slen, v->item);
 	case VAL_LIST:
 		c = val_list();
 		for (size_t i = 0; i < v->n; i++)
@@ -273,7 +283,8 @@ void val_free(struct val *v)
 {
 	if (!v || v->in_arena)
 		return;
-	free(v->s);
+	if (v->kind != VAL_FRAGMENT)
+		free(v->s);
 	for (size_t i = 0; i < v->n; i++) {
 		if (v->kind == VAL_LIST)
 			val_free(v->items[i]);
@@ -309,6 +320,10 @@ static void digest_val(struct digest *d, const struct val *v, const struct val_m
 	switch (v->kind) {
 	case VAL_REF: break; /* handled above */
 	case VAL_NULL: digest_word(d, VAL_NULL); break;
+	case VAL_FRAGMENT:
+		digest_word(d, VAL_FRAGMENT | (uint64_t)v->slen << 8);
+		digest_feed(d, v->s, v->slen);
+		break;
 	case VAL_BOOL: digest_word(d, VAL_BOOL | (uint64_t)v->b << 8); break;
 	case VAL_STR:
 		digest_word(d, VAL_STR | (uint64_t)v->slen << 8);
@@ -363,6 +378,7 @@ static void to_json(const struct val *v, struct buf *out, int indent, int depth)
 	switch (v->kind) {
 	case VAL_REF: break; /* unreachable: dereferenced above */
 	case VAL_NULL: buf_puts(out, "null"); break;
+	case VAL_FRAGMENT: buf_puts(out, "{}"); break;
 	case VAL_BOOL: buf_puts(out, v->b ? "true" : "false"); break;
 	case VAL_STR:
 		buf_putc(out, '"');

@@ -6,14 +6,17 @@
 #define SSG_VALUE_H
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "arena.h"
 #include "buf.h"
 
 /* VAL_REF borrows another value (shared, read-only parts of many views, like
  * the navigation): lookups and iteration see through it; freeing a ref leaves
- * its target alone. */
-enum val_kind { VAL_NULL, VAL_BOOL, VAL_STR, VAL_LIST, VAL_MAP, VAL_REF };
+ * its target alone. VAL_FRAGMENT is an item of a list already rendered: its
+ * bytes (borrowed) stand for it where a Mustache section iterates over the
+ * list (mustache.h); anywhere else it reads as an empty map. */
+enum val_kind { VAL_NULL, VAL_BOOL, VAL_STR, VAL_LIST, VAL_MAP, VAL_REF, VAL_FRAGMENT };
 
 struct val;
 
@@ -26,13 +29,15 @@ struct val_pair {
 struct val {
 	enum val_kind kind;
 	bool b;             /* VAL_BOOL */
-	char *s;            /* VAL_STR, NUL-terminated */
-	size_t slen;        /* VAL_STR length */
+	char *s;            /* VAL_STR, NUL-terminated; VAL_FRAGMENT's bytes (borrowed) */
+	size_t slen;        /* their length */
 	struct val **items; /* VAL_LIST */
 	struct val_pair *pairs; /* VAL_MAP */
 	size_t n, cap;      /* items or pairs */
 	const struct val *target; /* VAL_REF */
 	bool in_arena;      /* allocated from a val_arena: freed with it, not by val_free */
+	uint32_t item;      /* a list item whose place in a rendering is noted (mustache.h's
+			     * mustache_items): its number, from 1; 0 for none */
 };
 
 /* An arena for values built by the thousand and dropped together (a page's
@@ -67,6 +72,9 @@ struct val *val_list(void);
 struct val *val_map(void);
 /* A borrowed reference to target, which must outlive it. */
 struct val *val_ref(const struct val *target);
+/* A list item already rendered as these n bytes (borrowed: they must outlive
+ * the value), numbered item (0: none) like the item it stands for. */
+struct val *val_fragment(const char *bytes, size_t n, uint32_t item);
 /* The value itself, or what a ref points at. */
 const struct val *val_deref(const struct val *v);
 

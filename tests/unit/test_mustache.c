@@ -329,6 +329,90 @@ static void test_missing(void **state)
 	mustache_set_free(set);
 }
 
+/* A list of n items named "i<k>", numbered from 1 (val.item). */
+static struct val *numbered(size_t n)
+{
+	struct val *list = val_list();
+	for (size_t k = 0; k < n; k++) {
+		struct val *m = val_push(list, val_map());
+		char name[32];
+		snprintf(name, sizeof name, "i%zu", k);
+		val_set_str(m, "name", name);
+		m->item = (uint32_t)(k + 1);
+	}
+	return list;
+}
+
+static void test_items(void **state)
+{
+	(void)state;
+	const char *pairs[] = {"page", "<ul>{{#list}}{{>item}}{{/list}}</ul>\n",
+			       "item", "<li>{{name}}</li>\n",
+			       "outside", "{{#list}}<li>{{name}}{{title}}</li>{{/list}}",
+			       "indented", "<ul>\n  {{>each}}\n</ul>\n",
+			       "each", "{{#list}}<li>{{name}}</li>\n{{/list}}", NULL};
+	struct table t = {pairs};
+	struct mustache_set *set = mustache_set_new(table_load, &t);
+	struct buf out = BUF_INIT;
+	struct mustache_items items = {0};
+	struct val *v = val_map();
+	val_set(v, "list", numbered(3));
+	val_set_str(v, "title", "T");
+	/* each item's place, from the rendering's first byte */
+	buf_puts(&out, "before");
+	assert_int_equal(mustache_render_items(set, "page", v, &out, NULL, NULL, NULL, &items), 0);
+	assert_string_equal(buf_cstr(&out), "before<ul><li>i0</li>\n<li>i1</li>\n<li>i2</li>\n</ul>\n");
+	assert_int_equal(items.n, 3);
+	for (size_t k = 0; k < 3; k++) {
+		assert_int_equal(items.v[k].item, k + 1);
+		assert_int_equal(items.v[k].at, 4 + 12 * k);
+		assert_int_equal(items.v[k].len, 12);
+	}
+	assert_false(items.refused);
+	/* a fragment stands for its item, as its bytes, and is noted where it went */
+	struct val *w = val_map();
+	struct val *list = val_set(w, "list", numbered(3));
+	val_free(list->items[0]);
+	list->items[0] = val_fragment("<li>kept</li>\n", 14, 1);
+	mustache_items_free(&items);
+	buf_reset(&out);
+	assert_int_equal(mustache_render_items(set, "page", w, &out, NULL, NULL, NULL, &items), 0);
+	assert_string_equal(buf_cstr(&out), "<ul><li>kept</li>\n<li>i1</li>\n<li>i2</li>\n</ul>\n");
+	assert_int_equal(items.n, 3);
+	assert_int_equal(items.v[0].item, 1);
+	assert_int_equal(items.v[0].at, 4);
+	assert_int_equal(items.v[0].len, 14);
+	assert_int_equal(items.v[1].at, 18);
+	/* an item that shows a name from the page around it is not its own: not noted */
+	mustache_items_free(&items);
+	buf_reset(&out);
+	assert_int_equal(mustache_render_items(set, "outside", v, &out, NULL, NULL, NULL, &items), 0);
+	assert_string_equal(buf_cstr(&out), "<li>i0T</li><li>i1T</li><li>i2T</li>");
+	assert_int_equal(items.n, 0);
+	/* on indented lines: not noted, and a fragment there is refused */
+	buf_reset(&out);
+	assert_int_equal(mustache_render_items(set, "indented", v, &out, NULL, NULL, NULL, &items), 0);
+	assert_string_equal(buf_cstr(&out), "<ul>\n  <li>i0</li>\n  <li>i1</li>\n  <li>i2</li>\n</ul>\n");
+	assert_int_equal(items.n, 0);
+	assert_false(items.refused);
+	assert_int_equal(mustache_render_items(set, "indented", w, &out, NULL, NULL, NULL, &items), 0);
+	assert_true(items.refused);
+	/* without a place to note them, a fragment is refused as well: nothing shows */
+	buf_reset(&out);
+	assert_int_equal(mustache_render(set, "page", w, &out, NULL), 0);
+	assert_string_equal(buf_cstr(&out), "<ul><li>i1</li>\n<li>i2</li>\n</ul>\n");
+	/* anywhere but a list, a fragment is an empty map */
+	struct buf json = BUF_INIT;
+	val_to_json(list->items[0], &json, -1);
+	assert_string_equal(buf_cstr(&json), "{}");
+	buf_free(&json);
+	mustache_items_free(&items);
+	val_free(v);
+	val_free(w);
+	buf_free(&out);
+	mustache_set_free(set);
+}
+
 static void test_recursion(void **state)
 {
 	/* a tree rendered by a recursive partial is fine... */
@@ -576,6 +660,7 @@ int main(void)
 		cmocka_unit_test(test_spec),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_missing),
+		cmocka_unit_test(test_items),
 		cmocka_unit_test(test_recursion),
 		cmocka_unit_test(test_escaping),
 		cmocka_unit_test(test_escape_every_byte),
