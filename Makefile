@@ -84,7 +84,7 @@ test-asan:
 		LDFLAGS="-fsanitize=address,undefined" build/asan/ssg-asan check-unit
 	@# the incremental paths (kept pages, records and bodies, the spare, patches)
 	@# under the sanitizers too (not the scripts that run ssg under strace)
-	@for t in page_inputs spare_tree patch_edit; do \
+	@for t in page_inputs spare_tree patch_edit list_items; do \
 		SSG=$(CURDIR)/build/asan/ssg-asan sh tests/integration/$$t.sh || exit 1; done
 
 $(BUILD)/ssg-asan: $(BUILD)/obj/main.o $(BUILD)/libssg.a

@@ -114,7 +114,7 @@ static char *take_field(char **p)
 /* Read outdir/name into b when it starts with head, a 32-digit digest and a
  * newline: the digest must be `digest`, or any when digest is NULL. Returns
  * where the rest starts, or 0 (b then empty) when the file is not so. */
-static size_t read_headed(const char *outdir, const char *name, const char *head,
+size_t build_state_read_headed(const char *outdir, const char *name, const char *head,
 			  const char *digest, struct buf *b)
 {
 	char *file = path_join(outdir, name);
@@ -133,7 +133,7 @@ static size_t read_headed(const char *outdir, const char *name, const char *head
 static int read_state(const char *outdir, const char *fp, struct diags *d, struct build_stats *st)
 {
 	struct buf b = BUF_INIT;
-	size_t wl = read_headed(outdir, BUILD_STATE_FILE, STATE_MAGIC "\nfingerprint ", fp, &b);
+	size_t wl = build_state_read_headed(outdir, BUILD_STATE_FILE, STATE_MAGIC "\nfingerprint ", fp, &b);
 	if (!wl)
 		return -1;
 	struct build_stats got = {0};
@@ -198,7 +198,7 @@ void build_state_forget(const char *outdir)
 void build_state_forget_some(const char *outdir, bool only_fingerprint)
 {
 	static const char *names[] = {BUILD_STATE_FILE, BUILD_PAGES_FILE, BUILD_DOCS_FILE,
-				      BUILD_JSON_FILE};
+				      BUILD_JSON_FILE, BUILD_ITEMS_FILE};
 	for (size_t i = 0; i < (only_fingerprint ? 1 : sizeof names / sizeof *names); i++) {
 		char *file = path_join(outdir, names[i]);
 		if (unlink(file) && errno != ENOENT)
@@ -209,7 +209,7 @@ void build_state_forget_some(const char *outdir, bool only_fingerprint)
 
 /* Write b to outdir/name under a temporary name, then rename: a reader sees
  * all of it or none. */
-static void save_file(const char *outdir, const char *name, const struct buf *b)
+void build_state_save_file(const char *outdir, const char *name, const struct buf *b)
 {
 	char *file = path_join(outdir, name);
 	/* the temporary file lies beside the output folder, not in it: a build
@@ -255,7 +255,7 @@ void build_state_save(const char *outdir, const char fp[33], const struct diags 
 		buf_putc(&b, '\n');
 	}
 	buf_puts(&b, "end\n");
-	save_file(outdir, BUILD_STATE_FILE, &b);
+	build_state_save_file(outdir, BUILD_STATE_FILE, &b);
 	buf_free(&b);
 }
 
@@ -375,7 +375,7 @@ void page_digests_load(struct page_digests *p, const char *outdir, const char en
 		       const char *note, size_t nnote)
 {
 	struct buf b = BUF_INIT;
-	size_t wl = read_headed(outdir, BUILD_PAGES_FILE, PAGES_MAGIC " ", env, &b);
+	size_t wl = build_state_read_headed(outdir, BUILD_PAGES_FILE, PAGES_MAGIC " ", env, &b);
 	if (wl) {
 		char *line = b.p + wl, *next;
 		for (; *line && (next = strchr(line, '\n')); line = next + 1) {
@@ -403,7 +403,7 @@ void page_digests_save(const struct page_digests *p, const char *outdir, const c
 		buf_puts(&b, p->paths[i]);
 		buf_putc(&b, '\n');
 	}
-	save_file(outdir, BUILD_PAGES_FILE, &b);
+	build_state_save_file(outdir, BUILD_PAGES_FILE, &b);
 	buf_free(&b);
 	if (!note)
 		return;
@@ -472,7 +472,7 @@ static void put_doc_page(struct buf *b, const struct doc_page_rec *r)
 int doc_pages_load(struct doc_pages *p, const char *outdir, const char frame[33])
 {
 	struct buf b = BUF_INIT;
-	size_t wl = read_headed(outdir, BUILD_DOCS_FILE, DOCS_MAGIC " ", frame, &b);
+	size_t wl = build_state_read_headed(outdir, BUILD_DOCS_FILE, DOCS_MAGIC " ", frame, &b);
 	if (!wl)
 		return -1;
 	char *line = b.p + wl, *next;
@@ -503,7 +503,7 @@ void doc_pages_save(const struct doc_pages *p, const char *outdir, const char fr
 	buf_printf(&b, DOCS_MAGIC " %s\n", frame);
 	for (size_t i = 0; i < p->n; i++)
 		put_doc_page(&b, &p->v[i]);
-	save_file(outdir, BUILD_DOCS_FILE, &b);
+	build_state_save_file(outdir, BUILD_DOCS_FILE, &b);
 	buf_free(&b);
 }
 
@@ -801,7 +801,7 @@ void json_records_save(const struct json_reuse made[NDATA_KEPT], const size_t n[
 		buf_put(&b, head, sizeof head);
 		buf_put(&b, v, count * sizeof *v);
 	}
-	save_file(outdir, BUILD_JSON_FILE, &b);
+	build_state_save_file(outdir, BUILD_JSON_FILE, &b);
 	buf_free(&b);
 	seen_save(made, outdir, source_dir);
 }

@@ -39,6 +39,15 @@ int build_state_read(const char *outdir, struct diags *d, struct build_stats *st
  * page digests and the documents' pages; or only the fingerprint. */
 void build_state_forget(const char *outdir);
 void build_state_forget_some(const char *outdir, bool only_fingerprint);
+/* A state file: written under a temporary name beside outdir, then renamed
+ * into it (a reader sees all of it or none); read whole when it starts with
+ * head and then digest's 32 hex digits (any when NULL) and a newline: the
+ * length of that first line, 0 (b empty) otherwise. */
+void build_state_save_file(const char *outdir, const char *name, const struct buf *b);
+size_t build_state_read_headed(const char *outdir, const char *name, const char *head,
+			       const char *digest, struct buf *b);
+/* page_items.h's file, forgotten with the others. */
+#define BUILD_ITEMS_FILE ".ssg-items"
 /* Record the state of the build just committed to outdir. */
 void build_state_save(const char *outdir, const char fp[33], const struct diags *d,
 		      const struct build_stats *st);

@@ -278,6 +278,37 @@ static int make_room(struct output *o, const char *rel)
 	return rc;
 }
 
+int output_read_before(struct output *o, const char *relpath, struct buf *b,
+		       struct output_file *file)
+{
+	if (!o->has_final || !path_is_safe_rel(relpath))
+		return -1;
+	int fd = openat(o->final_fd, relpath, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	struct stat st;
+	int rc = -1;
+	if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size < (1 << 30)) {
+		size_t n = (size_t)st.st_size, got = 0;
+		buf_reset(b);
+		buf_grow(b, n + 1);
+		while (got < n) {
+			ssize_t r = read(fd, b->p + got, n - got);
+			if (r <= 0)
+				break;
+			got += (size_t)r;
+		}
+		if (got == n) {
+			b->n = n;
+			b->p[n] = '\0';
+			*file = (struct output_file){(unsigned long long)st.st_dev,
+						     (unsigned long long)st.st_ino, n};
+			rc = 0;
+		}
+	}
+	if (fd >= 0)
+		close(fd);
+	return rc;
+}
+
 /* When the previous site holds relpath with exactly these bytes, hard-link
  * it into the staging folder instead of writing: an unchanged file costs a
  * read, keeps its inode and mtime, and the swap stays all-or-nothing. */

@@ -78,6 +78,10 @@ int output_write_noted(struct output *o, const char *relpath, const void *data, 
 		       struct output_file *made);
 /* The same for a file made of slices (spans.h), written with writev. */
 int output_write_spans(struct output *o, const char *relpath, const struct spans *s);
+/* The previous site's relpath, when it is a regular file: its bytes in *b
+ * and its identity in *file. -1 otherwise. */
+int output_read_before(struct output *o, const char *relpath, struct buf *b,
+		       struct output_file *file);
 /* Whether the previous site holds relpath with exactly these bytes. */
 bool output_same(struct output *o, const char *relpath, const void *data, size_t n);
 /* Keep the previous site's relpath as it is (the caller knows its bytes

@@ -8,9 +8,11 @@
 #include "fingerprint.h"
 #include "html.h"
 #include "linkcheck.h"
+#include "digest.h"
 #include "mustache.h"
 #include "output.h"
 #include "page_inputs.h"
+#include "page_items.h"
 #include "path.h"
 #include "pool.h"
 #include "render.h"
@@ -241,6 +243,9 @@ struct page_task {
 	bool expect;  /* SSG_CHECK_INPUTS: kept by its inputs, its bytes must be the page's in place */
 	bool kept;    /* the page in place was kept */
 	struct output_file file; /* its file in the new site, when known */
+	bool listing; /* a list page: where its entries lie is noted (page_items.h) */
+	struct page_item *items; /* that, once rendered or kept */
+	size_t nitems;
 };
 
 struct render_job {
@@ -261,6 +266,8 @@ struct render_job {
 	 * place (build_state.h), and their sizes once written */
 	struct json_reuse data[NDATA_KEPT];
 	size_t data_size[NDATA_KEPT];
+	const struct page_items *items_before; /* the list pages' entries in place */
+	size_t items_kept;                     /* entries taken from them */
 };
 
 /* A page made from the same inputs as the one in place is kept without
@@ -287,6 +294,192 @@ static bool keep_by_inputs(struct render_job *j, struct page_task *t, const char
 	j->views_skipped++;
 	pthread_mutex_unlock(&j->lock);
 	return true;
+}
+
+/* ---- list pages: their entries taken from the page in place -------------- */
+
+/* What an entry of a list is made from: the frame, the resource's entry
+ * (page_inputs.h), whether it names the documents citing it and whether its
+ * slug is its id. */
+static void item_key(const struct render_job *j, const struct view_item *it,
+		     unsigned long long key[2])
+{
+	struct digest d;
+	digest_start(&d);
+	digest_word(&d, j->inputs.frame[0]);
+	digest_word(&d, j->inputs.frame[1]);
+	digest_word(&d, j->inputs.res[it->res].item[0]);
+	digest_word(&d, j->inputs.res[it->res].item[1]);
+	digest_word(&d, (unsigned long long)it->with_cites | (unsigned long long)it->anchored << 1);
+	digest_end(&d, key);
+}
+
+/* A page of the A-Z index, as emit_listing makes views. */
+static struct val *index_view(const struct site *s, size_t chunk, size_t sub,
+			      struct view_items *items)
+{
+	(void)sub;
+	return view_resource_index(s, chunk, items);
+}
+
+/* The entries of a page in place, found by key (view_items' find). */
+struct item_source {
+	const struct render_job *j;
+	struct buf page;             /* the page in place */
+	const struct page_item *v;   /* its entries */
+	size_t n;
+	size_t *slots, nslots;       /* by key[0]: index + 1, 0 empty */
+	size_t used;
+};
+
+static const char *find_item(void *ctx, const struct view_item *it, size_t *len)
+{
+	struct item_source *x = ctx;
+	unsigned long long key[2];
+	item_key(x->j, it, key);
+	size_t mask = x->nslots - 1;
+	for (size_t h = key[0] & mask; x->slots[h]; h = (h + 1) & mask) {
+		const struct page_item *e = &x->v[x->slots[h] - 1];
+		if (e->key[0] != key[0] || e->key[1] != key[1])
+			continue;
+		if (e->at > x->page.n || e->len > x->page.n - e->at)
+			return NULL;
+		*len = e->len;
+		x->used++;
+		return x->page.p + e->at;
+	}
+	return NULL;
+}
+
+/* The page in place's entries for path, when it is the file the last build
+ * left there (as output_keep trusts a kept page). */
+static bool item_source_open(struct item_source *x, struct render_job *j, const char *path)
+{
+	memset(x, 0, sizeof *x);
+	x->j = j;
+	const struct page_items_page *g = j->items_before ? page_items_find(j->items_before, path)
+							  : NULL;
+	struct output_file now;
+	if (!g || !g->n || output_read_before(j->out, path, &x->page, &now) ||
+	    memcmp(&now, &g->file, sizeof now)) {
+		buf_free(&x->page);
+		return false;
+	}
+	x->v = j->items_before->v + g->from;
+	x->n = g->n;
+	x->nslots = 16;
+	while (x->nslots < 2 * x->n)
+		x->nslots *= 2;
+	x->slots = xcalloc(x->nslots, sizeof *x->slots);
+	for (size_t k = 0; k < x->n; k++) {
+		size_t h = x->v[k].key[0] & (x->nslots - 1);
+		while (x->slots[h])
+			h = (h + 1) & (x->nslots - 1);
+		x->slots[h] = k + 1;
+	}
+	return true;
+}
+
+static void item_source_close(struct item_source *x)
+{
+	buf_free(&x->page);
+	free(x->slots);
+}
+
+/* The entries noted once in the rendering (one shown twice is no one
+ * place's), each by its key. */
+static void note_items(struct render_job *j, struct page_task *t, const struct view_items *vi,
+		       const struct mustache_items *places)
+{
+	unsigned char *seen = xcalloc(vi->n + 1, 1);
+	for (size_t k = 0; k < places->n; k++)
+		if (places->v[k].item <= vi->n && seen[places->v[k].item] < 2)
+			seen[places->v[k].item]++;
+	t->items = xcalloc(places->n + 1, sizeof *t->items);
+	for (size_t k = 0; k < places->n; k++) {
+		const struct mustache_item_place *p = &places->v[k];
+		if (p->item > vi->n || seen[p->item] != 1 || p->at > UINT32_MAX ||
+		    p->len > UINT32_MAX)
+			continue;
+		struct page_item *e = &t->items[t->nitems++];
+		item_key(j, &vi->v[p->item - 1], e->key);
+		e->at = (uint32_t)p->at;
+		e->len = (uint32_t)p->len;
+	}
+	free(seen);
+}
+
+/* A kept list page keeps the note of its entries, when it is that file. */
+static void keep_items(struct render_job *j, struct page_task *t)
+{
+	const struct page_items_page *g = j->items_before ? page_items_find(j->items_before,
+									   t->path)
+							  : NULL;
+	if (!g || !t->file.ino || memcmp(&t->file, &g->file, sizeof t->file))
+		return;
+	t->items = xcalloc(g->n + 1, sizeof *t->items);
+	memcpy(t->items, j->items_before->v + g->from, g->n * sizeof *t->items);
+	t->nitems = g->n;
+}
+
+/* Render a list page whose inputs changed: the entries that are as they
+ * were come from the page in place. make(s, index, sub, items) builds its
+ * view. */
+static void emit_listing(struct render_job *j, struct page_task *t, const char *tpl,
+			 struct val *(*make)(const struct site *, size_t, size_t, struct view_items *),
+			 const char *path)
+{
+	struct site *s = j->s;
+	struct diags local = DIAGS_INIT;
+	struct item_source src;
+	bool found = item_source_open(&src, j, path);
+	struct buf b = BUF_INIT;
+	struct view_items vi = {found ? find_item : NULL, &src, NULL, 0, 0};
+	struct mustache_items places = {0};
+	struct val *v = make(s, t->index, t->sub, &vi);
+	int rc = mustache_render_items(j->tpl, tpl, v, &b, &local, NULL, NULL, &places);
+	val_free(v);
+	if (rc == 0 && found && (places.refused || j->check_inputs)) {
+		/* an entry could not stand in, or (checking) each must be as rendered */
+		struct buf whole = BUF_INIT;
+		struct view_items all = {NULL, NULL, NULL, 0, 0};
+		struct mustache_items again = {0};
+		v = make(s, t->index, t->sub, &all);
+		rc = mustache_render_items(j->tpl, tpl, v, &whole, &local, NULL, NULL, &again);
+		val_free(v);
+		if (rc == 0 && !places.refused && (whole.n != b.n || memcmp(whole.p, b.p, b.n)))
+			diag_add(&local, SEV_ERROR, path, 0, 0,
+				 "internal error: entries kept from the page in place differ from "
+				 "their rendering");
+		buf_free(&b);
+		b = whole;
+		free(vi.v);
+		vi = all;
+		mustache_items_free(&places);
+		places = again;
+		src.used = 0;
+	}
+	t->path = xstrdup(path);
+	t->body_at = -1;
+	if (rc == 0) {
+		if (t->expect && !output_same(j->out, path, buf_cstr(&b), b.n))
+			diag_add(&local, SEV_ERROR, path, 0, 0,
+				 "internal error: the page's inputs are as they were, its bytes are "
+				 "not");
+		output_write_noted(j->out, path, buf_cstr(&b), b.n, &t->file);
+		note_items(j, t, &vi, &places);
+	} else
+		diag_add(&local, SEV_ERROR, path, 0, 0, "page not written: template '%s' failed", tpl);
+	pthread_mutex_lock(&j->lock);
+	diags_take(j->d, &local);
+	j->pages++;
+	j->items_kept += found ? src.used : 0;
+	pthread_mutex_unlock(&j->lock);
+	if (found)
+		item_source_close(&src);
+	free(vi.v);
+	mustache_items_free(&places);
+	buf_free(&b);
 }
 
 /* Render a page, unless the site in place has it from the same view. */
@@ -413,8 +606,11 @@ static void render_one(void *ctx, size_t i)
 		dir = view_topic_page_dir(s, t->index, t->sub);
 		path = xasprintf("%sindex.html", dir);
 		page_inputs_topic(&j->inputs, s, t->index, t->sub, t->inputs);
-		if (!keep_by_inputs(j, t, path))
-			emit(j, t, "topic", view_topic(s, t->index, t->sub), path, NULL);
+		t->listing = true;
+		if (keep_by_inputs(j, t, path))
+			keep_items(j, t);
+		else
+			emit_listing(j, t, "topic", view_topic, path);
 		break;
 	case PAGE_DOCLIST:
 		dir = view_documents_dir(t->index);
@@ -427,10 +623,14 @@ static void render_one(void *ctx, size_t i)
 		bool several = s->nchunks && strcmp(s->chunks[0].dir, "resources/");
 		if (several && t->index < s->nchunks) {
 			page_inputs_index(&j->inputs, s, t->index, t->inputs);
+			t->listing = true;
 			if (keep_by_inputs(j, t, path))
-				break;
+				keep_items(j, t);
+			else
+				emit_listing(j, t, "resources", index_view, path);
+			break;
 		}
-		emit(j, t, "resources", view_resource_index(s, t->index), path, NULL);
+		emit(j, t, "resources", view_resource_index(s, t->index, NULL), path, NULL);
 		break;
 	}
 	case PAGE_RESOURCE:
@@ -658,6 +858,7 @@ struct site_before {
 	struct json_records data[NDATA_KEPT];
 	struct page_digests pages;
 	struct doc_pages docs;
+	struct page_items items;
 };
 
 static void load_before(void *ctx, size_t part)
@@ -672,6 +873,7 @@ static void load_before(void *ctx, size_t part)
 	if (!b->o->force) {
 		page_digests_load(&b->pages, b->outdir, b->env, b->out->note, b->out->nnote);
 		doc_pages_load(&b->docs, b->outdir, NULL);
+		page_items_load(&b->items, b->outdir, b->env);
 	}
 }
 
@@ -825,6 +1027,7 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 		pool_run(jobs_of(o), 2, load_before, &was);
 		data_reuse_begin(&j, was.data);
 		j.before = &was.pages;
+		j.items_before = &was.items;
 		double t1 = now_ms();
 		pool_run(jobs_of(o), k, render_one, &j);
 		st->render_ms = now_ms() - t1;
@@ -837,6 +1040,7 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 		st->statics = copy_statics(&s, &out, &ts);
 		st->pages = j.pages;
 		st->views_skipped = j.views_skipped;
+		st->items_kept = j.items_kept;
 		st->classes_kept = s.memo_kept;
 		for (size_t i = 0; i < NDATA_KEPT; i++)
 			st->records_kept[i] = j.check_inputs ? 0 : j.data[i].reused;
@@ -846,13 +1050,20 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 		record_doc_pages(&s, &digests, j.tasks, k, &was.docs, &docs_now);
 		doc_pages_free(&was.docs);
 		struct page_digests now = {0};
-		for (size_t i = 0; i < k; i++)
-			if (j.tasks[i].path) {
-				page_digests_add(&now, j.tasks[i].path, j.tasks[i].digest,
-						 j.tasks[i].tracked ? j.tasks[i].inputs : NULL,
-						 &j.tasks[i].file);
-				free(j.tasks[i].path);
+		struct page_items items_now = {0};
+		page_items_free(&was.items);
+		for (size_t i = 0; i < k; i++) {
+			struct page_task *t = &j.tasks[i];
+			if (t->path) {
+				page_digests_add(&now, t->path, t->digest,
+						 t->tracked ? t->inputs : NULL, &t->file);
+				if (t->listing && t->nitems && t->file.ino)
+					page_items_add(&items_now, t->path, &t->file, t->items,
+						       t->nitems);
+				free(t->path);
 			}
+			free(t->items);
+		}
 		free(j.tasks);
 		pthread_mutex_destroy(&j.lock);
 		diags_sort(d);
@@ -873,9 +1084,12 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 				size_t n[NDATA_KEPT] = {s.nres, s.ndocs + s.nres};
 				json_records_save(j.data, n, j.data_size, outdir, s.source_dir);
 				doc_pages_save(&docs_now, outdir, frame);
+				if (items_now.npages)
+					page_items_save(&items_now, outdir, was.env);
 			}
 		}
 		page_digests_free(&now);
+		page_items_free(&items_now);
 		doc_pages_free(&docs_now);
 		for (size_t i = 0; i < NDATA_KEPT; i++)
 			free(j.data[i].now);

@@ -43,6 +43,7 @@ struct build_stats {
 	bool up_to_date;      /* nothing had changed: the previous site stands */
 	size_t patched;       /* pages patched in place (build_patch.h); 0: a build */
 	size_t views_skipped; /* pages kept by their inputs, no view built (page_inputs.h) */
+	size_t items_kept;    /* entries of list pages taken from the page in place (page_items.h) */
 	size_t records_kept[2]; /* records taken from the file in place: resources.json's, the
 				 * search index's */
 	size_t classes_kept;  /* resources whose names and classes came from res_memo.h */

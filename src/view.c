@@ -225,8 +225,10 @@ static struct val *resource_url(const struct resource *r, const char *root)
 	return val_concatv(parts, 4);
 }
 
-/* One resource as listed on topic, index and quick-reference pages. */
-static struct val *resource_item(const struct site *s, size_t ri, const char *root, bool with_cites)
+/* One resource as listed on topic, index and quick-reference pages; the
+ * A-Z index gives each entry its slug as its element id (anchored). */
+static struct val *resource_item(const struct site *s, size_t ri, const char *root, bool with_cites,
+				 bool anchored)
 {
 	const struct resource *r = &s->res[ri];
 	struct val *m = val_map();
@@ -235,7 +237,7 @@ static struct val *resource_item(const struct site *s, size_t ri, const char *ro
 	val_setk_lasting(m, "id", r->slug);
 	/* the element id: only the A-Z index carries one (a resource may be listed
 	 * twice on other pages, and ids must be unique) */
-	val_setk_lasting(m, "anchor", "");
+	val_setk_lasting(m, "anchor", anchored ? r->slug : "");
 	val_setk_lasting(m, "href", r->canonical);
 	val_setk_lasting(m, "host", r->host);
 	val_setk_lasting(m, "description", r->desc ? r->desc : "");
@@ -262,6 +264,26 @@ static struct val *resource_item(const struct site *s, size_t ri, const char *ro
 		val_setk_int(m, "more_cited_in", (long long)(r->ndocs - cl->n));
 		val_setk_bool(m, "has_more_cited_in", r->ndocs > cl->n);
 	}
+	return m;
+}
+
+/* An entry of a list, numbered and noted in items (when given), or the
+ * fragment of the page in place that stands for it. */
+static struct val *listed_item(const struct site *s, struct view_items *items, size_t ri,
+			       const char *root, bool with_cites, bool anchored)
+{
+	if (!items)
+		return resource_item(s, ri, root, with_cites, anchored);
+	items->v = xgrow(items->v, &items->cap, items->n + 1, sizeof *items->v);
+	struct view_item *it = &items->v[items->n++];
+	*it = (struct view_item){ri, with_cites, anchored};
+	uint32_t number = (uint32_t)items->n;
+	size_t len = 0;
+	const char *bytes = items->find ? items->find(items->ctx, it, &len) : NULL;
+	if (bytes)
+		return val_fragment(bytes, len, number);
+	struct val *m = resource_item(s, ri, root, with_cites, anchored);
+	m->item = number;
 	return m;
 }
 
@@ -427,7 +449,7 @@ char *view_topic_page_dir(const struct site *s, size_t ti, size_t page)
 	return topic_page_dir(&c, page);
 }
 
-struct val *view_topic(const struct site *s, size_t ti, size_t page)
+struct val *view_topic(const struct site *s, size_t ti, size_t page, struct view_items *items)
 {
 	const struct topic *t = &s->topics[ti];
 	struct topic_page_ctx pc = {s, ti};
@@ -444,7 +466,7 @@ struct val *view_topic(const struct site *s, size_t ti, size_t page)
 	val_setk_bool(m, "unsorted", t->unsorted);
 	struct val *q = val_setk(m, "quick", val_list());
 	for (size_t i = 0; i < t->nquick && page == 1; i++)
-		val_push(q, resource_item(s, t->quick[i], root, false));
+		val_push(q, listed_item(s, items, t->quick[i], root, false, false));
 	val_setk_bool(m, "has_quick", t->nquick > 0 && page == 1);
 	/* this page's slice of the listing (by kind, then title), grouped by kind */
 	size_t per = (size_t)s->cfg.per_page;
@@ -452,18 +474,18 @@ struct val *view_topic(const struct site *s, size_t ti, size_t page)
 	if (to > t->nresources)
 		to = t->nresources;
 	struct val *groups = val_setk(m, "groups", val_list());
-	struct val *items = NULL;
+	struct val *list = NULL;
 	long cur = -2;
 	for (size_t i = from; i < to; i++) {
 		const struct resource *r = &s->res[t->listing[i]];
-		if (!items || r->kind != cur) {
+		if (!list || r->kind != cur) {
 			cur = r->kind;
 			struct val *g = val_push(groups, val_map());
 			val_setk_str(g, "title", cur >= 0 ? s->cfg.kinds[cur].title : "Other");
 			val_setk_str(g, "id", cur >= 0 ? s->cfg.kinds[cur].id : "other");
-			items = val_setk(g, "resources", val_list());
+			list = val_setk(g, "resources", val_list());
 		}
-		val_push(items, resource_item(s, t->listing[i], root, true));
+		val_push(list, listed_item(s, items, t->listing[i], root, true, false));
 	}
 	val_setk_int(m, "page", (long long)page);
 	val_setk_int(m, "pages", (long long)t->npages);
@@ -518,7 +540,7 @@ struct val *view_resource(const struct site *s, size_t ri)
 	free(dir);
 	const char *root = root_of(v);
 	add_breadcrumb_topics(s, crumbs(v), first_topic, root);
-	struct val *m = val_setk(v, "resource", resource_item(s, ri, root, false));
+	struct val *m = val_setk(v, "resource", resource_item(s, ri, root, false, false));
 	struct val *titles = val_setk(m, "titles", val_list());
 	struct val *descs = val_setk(m, "descriptions", val_list());
 	struct val *cites = val_setk(m, "citations", val_list());
@@ -627,7 +649,7 @@ struct val *view_home(const struct site *s)
 	return v;
 }
 
-struct val *view_resource_index(const struct site *s, size_t chunk)
+struct val *view_resource_index(const struct site *s, size_t chunk, struct view_items *items)
 {
 	/* chunk == s->nchunks: the landing page of a multi-page index */
 	bool single = s->nchunks && !strcmp(s->chunks[0].dir, "resources/");
@@ -678,8 +700,7 @@ struct val *view_resource_index(const struct site *s, size_t chunk)
 			size_t ri = s->index_order[ch->start + k];
 			/* a resource without a page of its own names its citing
 			 * documents here, its only place */
-			struct val *item = val_push(cur, resource_item(s, ri, root, !s->res[ri].has_page));
-			val_setk_str(item, "anchor", s->res[ri].slug);
+			val_push(cur, listed_item(s, items, ri, root, !s->res[ri].has_page, true));
 			if (s->res[ri].kind >= 0)
 				kind_counts[s->res[ri].kind]++;
 		}
@@ -723,7 +744,7 @@ struct val *view_quick_reference(const struct site *s)
 		free(td);
 		struct val *q = val_setk(m, "resources", val_list());
 		for (size_t k = 0; k < t->nquick; k++)
-			val_push(q, resource_item(s, t->quick[k], root, false));
+			val_push(q, resource_item(s, t->quick[k], root, false, false));
 	}
 	/* the documents' own "Quick Reference" sections, as many as a page holds */
 	struct val *sections = val_setk(v, "sections", val_list());
@@ -744,7 +765,8 @@ struct val *view_quick_reference(const struct site *s)
 				for (; ch >= 0 && !inside; ch = d->headings[ch].parent)
 					inside = (size_t)ch == h;
 				if (inside && d->cites[c].resource >= 0 && budget) {
-					val_push(items, resource_item(s, (size_t)d->cites[c].resource, root, false));
+					val_push(items, resource_item(s, (size_t)d->cites[c].resource, root, false,
+								      false));
 					budget--;
 				}
 			}

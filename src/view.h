@@ -22,8 +22,23 @@ char *view_resource_dir(const struct site *s, size_t r);
 
 /* body: the document's rendered HTML (ownership stays with the caller). */
 struct val *view_doc(const struct site *s, size_t d, const char *body);
-/* Page `page` (1-based, up to topic.npages) of topic t. */
-struct val *view_topic(const struct site *s, size_t t, size_t page);
+/* The resources' entries in a page's lists: each is numbered (val.item) in
+ * the order made, and noted here with its resource and whether it names the
+ * documents citing it. When find is set and gives the bytes the page in place
+ * has for an entry, those stand for it (val_fragment): it is not built. */
+struct view_item {
+	size_t res;
+	bool with_cites; /* it names the documents citing it */
+	bool anchored;   /* its element id is its slug (the A-Z index) */
+};
+struct view_items {
+	const char *(*find)(void *ctx, const struct view_item *item, size_t *len);
+	void *ctx;
+	struct view_item *v;
+	size_t n, cap;
+};
+/* Page `page` (1-based, up to topic.npages) of topic t; items may be NULL. */
+struct val *view_topic(const struct site *s, size_t t, size_t page, struct view_items *items);
 char *view_topic_page_dir(const struct site *s, size_t t, size_t page);
 struct val *view_resource(const struct site *s, size_t r);
 /* How many citing documents a resource's entry in a list names. */
@@ -37,7 +52,7 @@ size_t view_documents_pages(const struct site *s);
 char *view_documents_dir(size_t page);
 /* Page `chunk` of the A-Z index (site.chunks); chunk == nchunks is the
  * landing page of an index of several pages. */
-struct val *view_resource_index(const struct site *s, size_t chunk);
+struct val *view_resource_index(const struct site *s, size_t chunk, struct view_items *items);
 struct val *view_quick_reference(const struct site *s);
 struct val *view_not_found(const struct site *s);
 /* The primary topic of a document (where most of its resources sit); -1 none.

@@ -8,7 +8,7 @@
 # killed with SIGKILL after a random delay within the build's duration, and
 # public/ must match one of the two saved manifests exactly (no file missing,
 # extra, or half written). Leftover staging folders are reported. The build
-# state (.ssg-build, .ssg-pages, .ssg-docs, .ssg-json) is not part of the site: it is absent while a site is
+# state (.ssg-build, .ssg-pages, .ssg-docs, .ssg-json, .ssg-items) is not part of the site: it is absent while a site is
 # swapped in, and a kill there only costs the next build its shortcut.
 # Run by tests/run_integration.sh with $SSG set; exit 0 = pass, 77 = skip.
 set -u
@@ -55,7 +55,7 @@ use() { # v1|v2
 }
 
 manifest() {
-	(cd "$SITE/public" 2>/dev/null && find . -type f ! -name .ssg-build ! -name .ssg-pages ! -name .ssg-docs ! -name .ssg-json -print0 | LC_ALL=C sort -z | xargs -0 md5sum) |
+	(cd "$SITE/public" 2>/dev/null && find . -type f ! -name .ssg-build ! -name .ssg-pages ! -name .ssg-docs ! -name .ssg-json ! -name .ssg-items -print0 | LC_ALL=C sort -z | xargs -0 md5sum) |
 		md5sum | cut -d' ' -f1
 }
 

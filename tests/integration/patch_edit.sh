@@ -13,8 +13,8 @@ build() { "$SSG" build -s "$d" -o "$d/out" "$@" 2>"$d/err"; }
 same_as_clean() {
 	rm -rf "$d/clean"
 	"$SSG" build -s "$d" -o "$d/clean" -j 1 -q --force 2>/dev/null
-	diff -r -x .ssg-build -x .ssg-pages -x .ssg-docs -x .ssg-json "$d/clean" "$d/out" >/dev/null ||
-		{ echo "after $1 the output differs from a clean build:"; diff -r -x .ssg-build -x .ssg-pages -x .ssg-docs -x .ssg-json "$d/clean" "$d/out" | head; exit 1; }
+	diff -r -x .ssg-build -x .ssg-pages -x .ssg-docs -x .ssg-json -x .ssg-items "$d/clean" "$d/out" >/dev/null ||
+		{ echo "after $1 the output differs from a clean build:"; diff -r -x .ssg-build -x .ssg-pages -x .ssg-docs -x .ssg-json -x .ssg-items "$d/clean" "$d/out" | head; exit 1; }
 }
 patched() { # patched N LABEL: the last build patched N pages
 	grep -q "; $1 pages\{0,1\} patched in place" "$d/err" ||

@@ -13,7 +13,7 @@ cp -r content site.yml "$d/"
 mkdir -p "$d/static"
 spare="$d/.out.ssg-spare"
 # (the spare also holds the note the build left in it for the next: .ssg-note)
-snapshot() { ( cd "$1" && find . -type f ! -name '.ssg-build' ! -name '.ssg-pages' ! -name '.ssg-docs' ! -name '.ssg-json' ! -name '.ssg-note' -print0 |
+snapshot() { ( cd "$1" && find . -type f ! -name '.ssg-build' ! -name '.ssg-pages' ! -name '.ssg-docs' ! -name '.ssg-json' ! -name '.ssg-items' ! -name '.ssg-note' -print0 |
 	LC_ALL=C sort -z | xargs -0 md5sum ) > "$2"; }
 step=0
 checked=0

@@ -1,0 +1,102 @@
+/* page_items: the entries of the site in place's list pages (see page_items.h). */
+#include "page_items.h"
+#include "build_state.h"
+#include "buf.h"
+#include "xalloc.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define ITEMS_MAGIC "ssg-items 1"
+
+/* After the first line: the counts of pages and entries, the entries, then
+ * each page: its file, its first entry, its count and its path's length,
+ * then the path. */
+struct page_head {
+	struct output_file file;
+	unsigned long long from, n, pathlen;
+};
+
+void page_items_load(struct page_items *p, const char *outdir, const char env[33])
+{
+	memset(p, 0, sizeof *p);
+	struct buf b = BUF_INIT;
+	size_t at = build_state_read_headed(outdir, BUILD_ITEMS_FILE, ITEMS_MAGIC " ", env, &b);
+	unsigned long long counts[2];
+	if (!at || b.n - at < sizeof counts)
+		goto out;
+	memcpy(counts, b.p + at, sizeof counts);
+	at += sizeof counts;
+	if (counts[1] > (b.n - at) / sizeof *p->v)
+		goto out;
+	p->n = p->cap = counts[1];
+	p->v = xmalloc((p->n + 1) * sizeof *p->v);
+	memcpy(p->v, b.p + at, p->n * sizeof *p->v);
+	at += p->n * sizeof *p->v;
+	for (unsigned long long k = 0; k < counts[0]; k++) {
+		struct page_head h;
+		if (b.n - at < sizeof h)
+			goto bad;
+		memcpy(&h, b.p + at, sizeof h);
+		at += sizeof h;
+		if (h.from > p->n || h.n > p->n - h.from || !h.pathlen || h.pathlen > b.n - at ||
+		    memchr(b.p + at, '\0', h.pathlen))
+			goto bad;
+		p->pages = xgrow(p->pages, &p->cappages, p->npages + 1, sizeof *p->pages);
+		p->pages[p->npages++] = (struct page_items_page){xstrndup(b.p + at, h.pathlen), h.file,
+								 h.from, h.n};
+		at += h.pathlen;
+	}
+	if (at != b.n)
+		goto bad;
+	for (size_t i = 0; i < p->npages; i++)
+		hash_put(&p->index, p->pages[i].path, i);
+	goto out;
+bad:
+	page_items_free(p);
+out:
+	buf_free(&b);
+}
+
+const struct page_items_page *page_items_find(const struct page_items *p, const char *path)
+{
+	size_t i;
+	return p->index.n && hash_get(&p->index, path, &i) ? &p->pages[i] : NULL;
+}
+
+void page_items_add(struct page_items *p, const char *path, const struct output_file *file,
+		    const struct page_item *v, size_t n)
+{
+	p->v = xgrow(p->v, &p->cap, p->n + n, sizeof *p->v);
+	memcpy(p->v + p->n, v, n * sizeof *v);
+	p->pages = xgrow(p->pages, &p->cappages, p->npages + 1, sizeof *p->pages);
+	p->pages[p->npages++] = (struct page_items_page){xstrdup(path), *file, p->n, n};
+	p->n += n;
+}
+
+void page_items_save(const struct page_items *p, const char *outdir, const char env[33])
+{
+	struct buf b = BUF_INIT;
+	buf_printf(&b, ITEMS_MAGIC " %s\n", env);
+	unsigned long long counts[2] = {p->npages, p->n};
+	buf_put(&b, counts, sizeof counts);
+	buf_put(&b, p->v, p->n * sizeof *p->v);
+	for (size_t i = 0; i < p->npages; i++) {
+		const struct page_items_page *g = &p->pages[i];
+		struct page_head h = {g->file, g->from, g->n, strlen(g->path)};
+		buf_put(&b, &h, sizeof h);
+		buf_put(&b, g->path, h.pathlen);
+	}
+	build_state_save_file(outdir, BUILD_ITEMS_FILE, &b);
+	buf_free(&b);
+}
+
+void page_items_free(struct page_items *p)
+{
+	for (size_t i = 0; i < p->npages; i++)
+		free(p->pages[i].path);
+	free(p->pages);
+	free(p->v);
+	hash_free(&p->index);
+	memset(p, 0, sizeof *p);
+}

@@ -1,0 +1,52 @@
+/* page_items: where the resources' entries lie in the list pages of the
+ * site in place (<output>/.ssg-items), so that a page rendered again takes
+ * each entry that is as it was from the page in place instead of building
+ * and rendering it (view.h's view_items, mustache.h's mustache_items). At
+ * 10,000 documents a topic page lists 500 entries in 440 kB: an edit that
+ * changes one entry changes the pages that list it, and each was rendered
+ * whole.
+ *
+ * Per page: its path, its file as the build left it in the site (device,
+ * inode and size: a page replaced since is not used, as output_keep trusts a
+ * kept page by the same identity), and per entry the digest of all it is made
+ * from (page_inputs' item digest under the frame) with where its bytes lie.
+ * Binary, in the machine's byte order, under the render env; damaged or
+ * foreign, it reads as empty. Level 5, beside build_state. */
+#ifndef SSG_PAGE_ITEMS_H
+#define SSG_PAGE_ITEMS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hash.h"
+#include "output.h"
+
+struct page_item {
+	unsigned long long key[2];
+	uint32_t at, len; /* in the page's bytes */
+};
+
+struct page_items_page {
+	char *path;
+	struct output_file file;
+	size_t from, n; /* its entries: items.v[from..from + n) */
+};
+
+struct page_items {
+	struct page_items_page *pages;
+	size_t npages, cappages;
+	struct page_item *v;
+	size_t n, cap;
+	struct hash index; /* path -> page (made by page_items_load) */
+};
+
+/* outdir's entries when made under env; else p stays empty. */
+void page_items_load(struct page_items *p, const char *outdir, const char env[33]);
+const struct page_items_page *page_items_find(const struct page_items *p, const char *path);
+/* Add a page (its file known: ino not 0) with its n entries, copied. */
+void page_items_add(struct page_items *p, const char *path, const struct output_file *file,
+		    const struct page_item *v, size_t n);
+void page_items_save(const struct page_items *p, const char *outdir, const char env[33]);
+void page_items_free(struct page_items *p);
+
+#endif
