@@ -187,6 +187,7 @@ static long usual_spelling(const struct spelling *v, size_t n, const char *canon
 
 static void check_variants(const struct site *s, const struct resource *r, struct diags *d)
 {
+	model_spellings(s, r);
 	if (r->nspellings < 2 || !r->nrefs)
 		return;
 	struct spelling *v = NULL;

@@ -8,6 +8,7 @@
 #include "url.h"
 #include "xalloc.h"
 
+#include <sched.h>
 #include <stdlib.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -142,15 +143,11 @@ static const struct res_memo_rec *memo_of(const struct site *s, const struct res
 	return m;
 }
 
-/* What each resource needs from its own citations alone: in parallel. */
-static void describe_resource(void *ctx, size_t ri)
+/* Its spellings from its citations: they end sorted, so the order they are
+ * met in is no matter. The citations lie all over memory: their URLs are
+ * loaded first, in loops whose loads do not wait on one another. */
+static void spell(const struct site *s, struct resource *r)
 {
-	struct site *s = ctx;
-	struct resource *r = &s->res[ri];
-	/* its spellings, from its citations here rather than in the serial
-	 * merge: they end sorted, so the order they are met in is no matter.
-	 * The citations lie all over memory: their URLs are loaded first, in
-	 * loops whose loads do not wait on one another */
 	const char *near[16], **urls = r->nrefs <= 16 ? near : xmalloc(r->nrefs * sizeof *urls);
 	for (size_t i = 0; i < r->nrefs; i++)
 		urls[i] = ref_cite(s, r, (int32_t)i)->url;
@@ -162,6 +159,31 @@ static void describe_resource(void *ctx, size_t ri)
 		free(urls);
 	if (r->nspellings > 1)
 		qsort(r->spellings, r->nspellings, sizeof *r->spellings, cmp_str);
+}
+
+/* Made by the first thread to ask; another asking meanwhile waits for it
+ * (a few microseconds: one resource's citations). */
+void model_spellings(const struct site *s, const struct resource *cr)
+{
+	struct resource *r = (struct resource *)cr; /* what it adds is made once */
+	int was = 0;
+	if (__atomic_load_n(&r->spelled, __ATOMIC_ACQUIRE) == 2)
+		return;
+	if (__atomic_compare_exchange_n(&r->spelled, &was, 1, false, __ATOMIC_ACQ_REL,
+					__ATOMIC_ACQUIRE)) {
+		spell(s, r);
+		__atomic_store_n(&r->spelled, 2, __ATOMIC_RELEASE);
+		return;
+	}
+	while (__atomic_load_n(&r->spelled, __ATOMIC_ACQUIRE) != 2)
+		sched_yield();
+}
+
+/* What each resource needs from its own citations alone: in parallel. */
+static void describe_resource(void *ctx, size_t ri)
+{
+	struct site *s = ctx;
+	struct resource *r = &s->res[ri];
 	/* its names: as the last build picked them, when made of the same */
 	struct res_memo_rec *now = &s->memo_now[ri];
 	memo_key(s, r, now->key);

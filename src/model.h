@@ -23,8 +23,11 @@ struct resource {
 	char *canonical;
 	char *slug;        /* r/<slug>/ */
 	char *host;
-	char **spellings;  /* every distinct URL as written, sorted */
+	/* every distinct URL as written, sorted: made on first use
+	 * (model_spellings), as few pages and records show them */
+	char **spellings;
 	size_t nspellings;
+	int spelled;       /* 0 not made, 1 being made, 2 made (atomic) */
 	struct cite_ref *refs; /* in document order */
 	size_t nrefs, caprefs;
 	size_t ndocs;      /* distinct citing documents */
@@ -125,6 +128,8 @@ struct site {
 /* Merge citations into resources, classify them, and resolve the
  * cross-references. Diagnostics go to the documents' lists. */
 void model_build(struct site *s);
+/* r's spellings (resource.spellings), made once, on any thread. */
+void model_spellings(const struct site *s, const struct resource *r);
 /* Resource index for a canonical URL; -1 when none. */
 long model_resource(const struct site *s, const char *canonical);
 /* Document index for a path relative to content/; -1 when none. */

@@ -100,8 +100,6 @@ static void digest_resource(void *ctx, size_t ri)
 	for (size_t i = 0; i < sizeof strs / sizeof *strs; i++)
 		if (strs[i])
 			__builtin_prefetch(strs[i]);
-	for (size_t i = 0; i < r->nspellings; i++)
-		__builtin_prefetch(r->spellings[i]);
 	struct digest d;
 	unsigned long long record[2];
 	digest_start(&d);
@@ -110,12 +108,10 @@ static void digest_resource(void *ctx, size_t ri)
 	digest_start(&d);
 	put_record(&d, r, x->pi->res[ri].badge);
 	digest_end(&d, record);
-	/* its page: the record, every spelling, every citation by its document */
+	/* its page: the record and every citation by its document's bytes and
+	 * its place there (which give its spellings: the URLs as written) */
 	digest_start(&d);
 	put_pair(&d, record);
-	put_word(&d, r->nspellings);
-	for (size_t i = 0; i < r->nspellings; i++)
-		put_str(&d, r->spellings[i]);
 	for (size_t i = 0; i < r->nrefs; i++) {
 		put_pair(&d, x->pi->doc_self[r->refs[i].doc]);
 		put_word(&d, r->refs[i].cite);

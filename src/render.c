@@ -439,6 +439,7 @@ static void resource_record(const struct site *s, size_t ri, struct buf *out)
 	for (size_t k = 0; k < r->ntopics; k++)
 		json_strlist_item(out, k == 0, s->topics[r->topics[k]].id);
 	buf_puts(out, "],\"urls\":[");
+	model_spellings(s, r);
 	for (size_t k = 0; k < r->nspellings; k++)
 		json_strlist_item(out, k == 0, r->spellings[k]);
 	buf_puts(out, "],\"citations\":[");

@@ -568,6 +568,7 @@ struct val *view_resource(const struct site *s, size_t ri)
 	val_setk_int(m, "more_citations", (long long)(r->nrefs - cites->n));
 	val_setk_bool(m, "has_more_citations", r->nrefs > cites->n);
 	val_setk_bool(m, "many_titles", titles->n > 1);
+	model_spellings(s, r);
 	struct val *sp = val_setk(m, "spellings", val_list());
 	for (size_t i = 0; i < r->nspellings; i++)
 		val_push(sp, val_str(r->spellings[i]));

@@ -86,6 +86,11 @@ static void test_merge_and_classify(void **state)
 	const struct resource *fa = res(s, "https://arxiv.org/abs/2205.14135");
 	assert_int_equal(fa->nrefs, 3);
 	assert_int_equal(fa->ndocs, 2);
+	/* spellings are made on first use */
+	assert_int_equal(fa->nspellings, 0);
+	model_spellings(s, fa);
+	assert_int_equal(fa->nspellings, 3);
+	model_spellings(s, fa);
 	assert_int_equal(fa->nspellings, 3);
 	assert_string_equal(s->cfg.kinds[fa->kind].id, "paper");
 	assert_true(in_topic(s, fa, "attention"));
