@@ -60,9 +60,30 @@ out:
 	free(dir);
 }
 
+/* The keys are digests, spread evenly: the place a key's first word
+ * points at is a good guess (interpolation search: a probe or two where a
+ * bisection of 60,000 records takes sixteen, each a cache miss). A few
+ * guesses, then bisection, so that no file makes it slow. */
 const struct res_memo_rec *res_memo_find(const struct res_memo *m, const unsigned long long key[2])
 {
-	return m->n ? bsearch(key, m->v, m->n, sizeof *m->v, cmp_key) : NULL;
+	size_t lo = 0, hi = m->n; /* the key, if there, is in [lo, hi) */
+	for (int guesses = 0; hi - lo > 8 && guesses < 4; guesses++) {
+		unsigned long long a = m->v[lo].key[0], b = m->v[hi - 1].key[0];
+		if (key[0] < a || key[0] > b)
+			return NULL;
+		size_t at = lo + (size_t)((long double)(key[0] - a) / ((long double)(b - a) + 1) *
+					  (long double)(hi - lo));
+		if (at >= hi)
+			at = hi - 1;
+		int c = digest_cmp(key, m->v[at].key);
+		if (!c)
+			return &m->v[at];
+		if (c < 0)
+			hi = at;
+		else
+			lo = at + 1;
+	}
+	return hi > lo ? bsearch(key, m->v + lo, hi - lo, sizeof *m->v, cmp_key) : NULL;
 }
 
 void res_memo_save(const char *source_dir, const char env[33], struct res_memo_rec *v, size_t n,

@@ -1,6 +1,7 @@
 /* test_res_memo: resources' names and classes kept between builds
  * (.ssg-cache/resources.bin): a round trip, another env, every cut and
- * flipped bytes of the file. */
+ * flipped bytes of the file, and finding keys among many (spread as
+ * digests are, bunched and all equal in their first word). */
 #include "testutil.h"
 
 #include "res_memo.h"
@@ -44,6 +45,50 @@ static void save_sample(const char *dir)
 	};
 	int32_t topics[3] = {4, 5, 1};
 	res_memo_save(dir, ENV, v, 3, topics, 3);
+}
+
+/* n records whose keys come from next(k); each is found, and the keys
+ * between them are not. */
+static void find_among(unsigned long long (*next)(size_t k), size_t n)
+{
+	char dir[64];
+	make_dir(dir);
+	struct res_memo_rec *v = calloc(n, sizeof *v);
+	for (size_t k = 0; k < n; k++) {
+		v[k].key[0] = next(k);
+		v[k].key[1] = 2 * k + 1;
+		v[k].title_rank = (uint32_t)k;
+	}
+	res_memo_save(dir, ENV, v, n, NULL, 0);
+	struct res_memo m;
+	res_memo_load(&m, dir, ENV);
+	assert_int_equal(m.n, n);
+	for (size_t k = 0; k < n; k++) {
+		unsigned long long key[2] = {next(k), 2 * k + 1}, off[2] = {next(k), 2 * k + 2};
+		const struct res_memo_rec *r = res_memo_find(&m, key);
+		assert_non_null(r);
+		assert_int_equal(r->title_rank, k);
+		assert_null(res_memo_find(&m, off));
+	}
+	unsigned long long low[2] = {0, 0}, high[2] = {~0ULL, ~0ULL};
+	assert_true(!res_memo_find(&m, low) || next(0) == 0);
+	assert_null(res_memo_find(&m, high));
+	res_memo_free(&m);
+	free(v);
+	remove_dir(dir);
+}
+
+static unsigned long long spread(size_t k) { return (k + 1) * 0x9E3779B97F4A7C15ULL; }
+static unsigned long long bunched(size_t k) { return k < 9000 ? k : ~0ULL - 20000 + k; }
+static unsigned long long same(size_t k) { (void)k; return 42; }
+
+static void test_find(void **state)
+{
+	(void)state;
+	find_among(spread, 10000);
+	find_among(bunched, 10000);
+	find_among(same, 3000);
+	find_among(spread, 1);
 }
 
 static void test_round_trip(void **state)
@@ -131,6 +176,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_find),
 		cmocka_unit_test(test_damaged),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
