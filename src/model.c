@@ -179,14 +179,12 @@ void model_spellings(const struct site *s, const struct resource *cr)
 		sched_yield();
 }
 
-/* What each resource needs from its own citations alone: in parallel. */
-static void describe_resource(void *ctx, size_t ri)
+/* Its names: as the last build picked them, when made of the same (its
+ * memo key made). */
+static void name_resource(struct site *s, size_t ri)
 {
-	struct site *s = ctx;
 	struct resource *r = &s->res[ri];
-	/* its names: as the last build picked them, when made of the same */
 	struct res_memo_rec *now = &s->memo_now[ri];
-	memo_key(s, r, now->key);
 	const struct res_memo_rec *was = memo_of(s, r, now->key);
 	s->memo_hit[ri] = was;
 	if (was && !s->check_inputs) {
@@ -197,6 +195,13 @@ static void describe_resource(void *ctx, size_t ri)
 		if (was && (was->title_ref != now->title_ref || was->desc_ref != now->desc_ref))
 			__atomic_fetch_add(&s->memo_differ, 1, __ATOMIC_RELAXED);
 	}
+}
+
+/* The rest of what it needs from its own citations (its names picked). */
+static void describe_resource(struct site *s, size_t ri)
+{
+	struct resource *r = &s->res[ri];
+	const struct res_memo_rec *now = &s->memo_now[ri];
 	r->title = xstrdup(ref_cite(s, r, now->title_ref)->title);
 	r->desc = now->desc_ref >= 0 ? xstrdup(ref_cite(s, r, now->desc_ref)->desc) : NULL;
 	r->host = url_host(r->canonical);
@@ -212,6 +217,50 @@ static void describe_resource(void *ctx, size_t ri)
 	const char *u = r->canonical;
 	const char *p = strstr(u, "://");
 	r->slug = slug_url(p ? p + 3 : u, 72);
+}
+
+/* Resources described a batch at a time, in parallel. What each needs lies
+ * all over memory (its citations' documents, its record in resources.bin,
+ * the citations its names come from, their strings): each stage asks for
+ * what the next reads, for the whole batch, so that the misses overlap
+ * instead of each waiting for the last. */
+#define DESCRIBE_BATCH 32
+#define DESCRIBE_AHEAD 16 /* citations asked for ahead, per resource */
+
+static void describe_batch(void *ctx, size_t bi)
+{
+	struct site *s = ctx;
+	size_t from = bi * DESCRIBE_BATCH, to = from + DESCRIBE_BATCH;
+	if (to > s->nres)
+		to = s->nres;
+	for (size_t ri = from; ri < to; ri++) {
+		const struct resource *r = &s->res[ri];
+		for (size_t i = 0; i < r->nrefs && i < DESCRIBE_AHEAD; i++) {
+			const struct doc *d = &s->docs[r->refs[i].doc];
+			__builtin_prefetch(&d->hash);
+			__builtin_prefetch(&d->cites);
+		}
+	}
+	for (size_t ri = from; ri < to; ri++) {
+		memo_key(s, &s->res[ri], s->memo_now[ri].key);
+		if (s->memo)
+			res_memo_prefetch(s->memo, s->memo_now[ri].key);
+	}
+	for (size_t ri = from; ri < to; ri++) {
+		name_resource(s, ri);
+		const struct res_memo_rec *now = &s->memo_now[ri];
+		__builtin_prefetch(ref_cite(s, &s->res[ri], now->title_ref));
+		if (now->desc_ref >= 0)
+			__builtin_prefetch(ref_cite(s, &s->res[ri], now->desc_ref));
+	}
+	for (size_t ri = from; ri < to; ri++) {
+		const struct res_memo_rec *now = &s->memo_now[ri];
+		__builtin_prefetch(ref_cite(s, &s->res[ri], now->title_ref)->title);
+		if (now->desc_ref >= 0)
+			__builtin_prefetch(ref_cite(s, &s->res[ri], now->desc_ref)->desc);
+	}
+	for (size_t ri = from; ri < to; ri++)
+		describe_resource(s, ri);
 }
 
 /* A unique slug (in resource order, so the same every run). */
@@ -270,7 +319,7 @@ void model_build(struct site *s)
 	free(s->memo_hit);
 	s->memo_now = xcalloc(s->nres + 1, sizeof *s->memo_now);
 	s->memo_hit = xcalloc(s->nres + 1, sizeof *s->memo_hit);
-	pool_run(s->jobs, s->nres, describe_resource, s);
+	pool_run(s->jobs, (s->nres + DESCRIBE_BATCH - 1) / DESCRIBE_BATCH, describe_batch, s);
 	struct hash slugs = HASH_INIT;
 	hash_reserve(&slugs, s->nres);
 	for (size_t i = 0; i < s->nres; i++)

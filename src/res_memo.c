@@ -25,6 +25,32 @@ static int cmp_rec(const void *a, const void *b)
 	return cmp_key(((const struct res_memo_rec *)a)->key, b);
 }
 
+/* The keys are digests, spread evenly: the top bits of a key's first word
+ * name a bucket of a few records (m->bucket[b] is the first record of
+ * bucket b), whose first record is the one cache miss a lookup takes, and
+ * can be asked for ahead. Within a bucket, bisection: any file, even one
+ * whose keys all fall in one bucket, is searched in logarithmic time. */
+static size_t bucket_of(const struct res_memo *m, const unsigned long long key[2])
+{
+	return m->bits ? (size_t)(key[0] >> (64 - m->bits)) : 0;
+}
+
+static void make_buckets(struct res_memo *m)
+{
+	m->bits = 0;
+	while (m->bits < 30 && ((size_t)1 << m->bits) < m->n / 4)
+		m->bits++;
+	size_t nb = (size_t)1 << m->bits;
+	m->bucket = xmalloc((nb + 1) * sizeof *m->bucket);
+	size_t k = 0;
+	for (size_t b = 0; b < nb; b++) {
+		while (k < m->n && bucket_of(m, m->v[k].key) < b)
+			k++;
+		m->bucket[b] = (uint32_t)k;
+	}
+	m->bucket[nb] = (uint32_t)m->n;
+}
+
 void res_memo_load(struct res_memo *m, const char *source_dir, const char env[33])
 {
 	memset(m, 0, sizeof *m);
@@ -54,35 +80,27 @@ void res_memo_load(struct res_memo *m, const char *source_dir, const char env[33
 			res_memo_free(m); /* not sorted, or out of bounds: not ours */
 			break;
 		}
+	if (m->n && m->n < UINT32_MAX)
+		make_buckets(m);
+	else
+		res_memo_free(m);
 out:
 	buf_free(&b);
 	free(file);
 	free(dir);
 }
 
-/* The keys are digests, spread evenly: the place a key's first word
- * points at is a good guess (interpolation search: a probe or two where a
- * bisection of 60,000 records takes sixteen, each a cache miss). A few
- * guesses, then bisection, so that no file makes it slow. */
+void res_memo_prefetch(const struct res_memo *m, const unsigned long long key[2])
+{
+	if (m->bucket)
+		__builtin_prefetch(&m->v[m->bucket[bucket_of(m, key)]]);
+}
+
 const struct res_memo_rec *res_memo_find(const struct res_memo *m, const unsigned long long key[2])
 {
-	size_t lo = 0, hi = m->n; /* the key, if there, is in [lo, hi) */
-	for (int guesses = 0; hi - lo > 8 && guesses < 4; guesses++) {
-		unsigned long long a = m->v[lo].key[0], b = m->v[hi - 1].key[0];
-		if (key[0] < a || key[0] > b)
-			return NULL;
-		size_t at = lo + (size_t)((long double)(key[0] - a) / ((long double)(b - a) + 1) *
-					  (long double)(hi - lo));
-		if (at >= hi)
-			at = hi - 1;
-		int c = digest_cmp(key, m->v[at].key);
-		if (!c)
-			return &m->v[at];
-		if (c < 0)
-			hi = at;
-		else
-			lo = at + 1;
-	}
+	if (!m->bucket)
+		return NULL;
+	size_t b = bucket_of(m, key), lo = m->bucket[b], hi = m->bucket[b + 1];
 	return hi > lo ? bsearch(key, m->v + lo, hi - lo, sizeof *m->v, cmp_key) : NULL;
 }
 
@@ -110,5 +128,6 @@ void res_memo_free(struct res_memo *m)
 {
 	free(m->v);
 	free(m->topics);
+	free(m->bucket);
 	memset(m, 0, sizeof *m);
 }

@@ -21,6 +21,8 @@ struct res_memo_rec {
 struct res_memo {
 	struct res_memo_rec *v; /* sorted by key */
 	size_t n;
+	uint32_t *bucket;       /* by the top bits of a key: its first record (res_memo.c) */
+	unsigned bits;
 	int32_t *topics;
 	size_t ntopics;
 };
@@ -28,6 +30,8 @@ struct res_memo {
 /* Empty when missing, damaged or made under another env. */
 void res_memo_load(struct res_memo *m, const char *source_dir, const char env[33]);
 const struct res_memo_rec *res_memo_find(const struct res_memo *m, const unsigned long long key[2]);
+/* Ask the memory for the record res_memo_find will look at first. */
+void res_memo_prefetch(const struct res_memo *m, const unsigned long long key[2]);
 /* v: n records whose topics_at index topics (sorted here, by key); written
  * whole, in one rename. */
 void res_memo_save(const char *source_dir, const char env[33], struct res_memo_rec *v, size_t n,

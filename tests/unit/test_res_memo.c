@@ -1,7 +1,8 @@
 /* test_res_memo: resources' names and classes kept between builds
  * (.ssg-cache/resources.bin): a round trip, another env, every cut and
  * flipped bytes of the file, and finding keys among many (spread as
- * digests are, bunched and all equal in their first word). */
+ * digests are, bunched, all equal in their first word: each in its
+ * bucket, or bisected within one). */
 #include "testutil.h"
 
 #include "res_memo.h"
