@@ -53,6 +53,20 @@ static void grow(struct hash *t)
 	resize(t, t->cap ? t->cap * 2 : 64);
 }
 
+void hash_prefetch(const struct hash *t, unsigned long long h)
+{
+	if (t->cap)
+		__builtin_prefetch(&t->slots[(size_t)h & (t->cap - 1)]);
+}
+
+const struct hash_slot *hash_first_slot(const struct hash *t, unsigned long long h)
+{
+	if (!t->cap)
+		return NULL;
+	const struct hash_slot *s = &t->slots[(size_t)h & (t->cap - 1)];
+	return s->key && s->h == h ? s : NULL;
+}
+
 void hash_reserve(struct hash *t, size_t n)
 {
 	size_t cap = t->cap ? t->cap : 64;

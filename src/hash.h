@@ -27,6 +27,11 @@ bool hash_get(const struct hash *t, const char *key, size_t *val);
  * made, off a serial path). */
 void hash_put_h(struct hash *t, const char *key, unsigned long long h, size_t val);
 bool hash_get_h(const struct hash *t, const char *key, unsigned long long h, size_t *val);
+/* Ask the memory for the slot a key of hash h is looked up in first; then
+ * (once that slot has come) for what it holds: its key, and *val when its
+ * hash is h (NULL: none). Hints only, for lookups made in batches. */
+void hash_prefetch(const struct hash *t, unsigned long long h);
+const struct hash_slot *hash_first_slot(const struct hash *t, unsigned long long h);
 /* Room for n keys without growing. */
 void hash_reserve(struct hash *t, size_t n);
 void hash_free(struct hash *t);

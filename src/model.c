@@ -291,6 +291,23 @@ void model_build(struct site *s)
 	hash_reserve(&s->res_by_url, s->memo && s->memo->n ? s->memo->n : ncites / 4);
 	for (size_t d = 0; d < s->ndocs; d++) {
 		struct doc *doc = &s->docs[d];
+		/* a document's URLs are looked up one after another, each a few
+		 * cache misses (its slot, the resource's URL, the resource): ask
+		 * for them all first, so that they overlap */
+		if (!al.n) {
+			for (size_t i = 0; i < doc->ncites; i++)
+				if (doc->cites[i].canonical && doc->cites[i].canon_hash)
+					hash_prefetch(&s->res_by_url, doc->cites[i].canon_hash);
+			for (size_t i = 0; i < doc->ncites; i++) {
+				const struct citation *c = &doc->cites[i];
+				const struct hash_slot *h = c->canonical && c->canon_hash
+					? hash_first_slot(&s->res_by_url, c->canon_hash) : NULL;
+				if (h) {
+					__builtin_prefetch(h->key);
+					__builtin_prefetch(&s->res[h->val]);
+				}
+			}
+		}
 		for (size_t i = 0; i < doc->ncites; i++) {
 			struct citation *c = &doc->cites[i];
 			if (!c->canonical)
