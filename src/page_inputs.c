@@ -89,9 +89,8 @@ struct prepare_ctx {
 	const struct site *s;
 };
 
-static void digest_resource(void *ctx, size_t ri)
+static void digest_resource(struct prepare_ctx *x, size_t ri)
 {
-	struct prepare_ctx *x = ctx;
 	const struct site *s = x->s;
 	const struct resource *r = &s->res[ri];
 	/* its strings lie all over memory: ask for them all at once */
@@ -128,6 +127,58 @@ static void digest_resource(void *ctx, size_t ri)
 			put_cite_link(&d, x->pi, s, &r->refs[i]);
 		}
 	digest_end(&d, x->pi->res[ri].item);
+}
+
+/* Resources digested a batch at a time. An entry names its first citing
+ * documents' sections: each a citation, then a section's digest, all over
+ * memory. The batch's are asked for first, stage by stage (the documents,
+ * their citations, the sections' digests), so that the misses overlap. */
+#define DIGEST_BATCH 32
+
+static void for_named_refs(const struct resource *r,
+			   void (*fn)(const struct prepare_ctx *, const struct cite_ref *),
+			   const struct prepare_ctx *x)
+{
+	size_t last = (size_t)-1, named = 0;
+	for (size_t i = 0; i < r->nrefs && named < VIEW_CITED_IN; i++)
+		if (r->refs[i].doc != last) {
+			last = r->refs[i].doc;
+			named++;
+			fn(x, &r->refs[i]);
+		}
+}
+
+static void ask_doc(const struct prepare_ctx *x, const struct cite_ref *ref)
+{
+	__builtin_prefetch(&x->s->docs[ref->doc].cites);
+}
+
+static void ask_cite(const struct prepare_ctx *x, const struct cite_ref *ref)
+{
+	__builtin_prefetch(&x->s->docs[ref->doc].cites[ref->cite].heading);
+}
+
+static void ask_head(const struct prepare_ctx *x, const struct cite_ref *ref)
+{
+	int h = x->s->docs[ref->doc].cites[ref->cite].heading;
+	if (h >= 0)
+		__builtin_prefetch(&x->pi->heads[x->pi->head_at[ref->doc] + (size_t)h]);
+}
+
+static void digest_batch(void *ctx, size_t bi)
+{
+	struct prepare_ctx *x = ctx;
+	const struct site *s = x->s;
+	size_t from = bi * DIGEST_BATCH, to = from + DIGEST_BATCH;
+	if (to > s->nres)
+		to = s->nres;
+	void (*ask[])(const struct prepare_ctx *, const struct cite_ref *) = {ask_doc, ask_cite,
+									      ask_head};
+	for (size_t k = 0; k < sizeof ask / sizeof *ask; k++)
+		for (size_t ri = from; ri < to; ri++)
+			for_named_refs(&s->res[ri], ask[k], x);
+	for (size_t ri = from; ri < to; ri++)
+		digest_resource(x, ri);
 }
 
 /* A document's three digests: itself, as a link, each section as a link. */
@@ -174,7 +225,7 @@ void page_inputs_prepare(struct page_inputs *pi, const struct site *s, const cha
 	struct prepare_ctx x = {pi, s};
 	pool_run(jobs, s->ndocs, digest_doc, &x);
 	pi->res = xcalloc(s->nres + 1, sizeof *pi->res);
-	pool_run(jobs, s->nres, digest_resource, &x);
+	pool_run(jobs, (s->nres + DIGEST_BATCH - 1) / DIGEST_BATCH, digest_batch, &x);
 }
 
 void page_inputs_free(struct page_inputs *pi)
