@@ -467,7 +467,9 @@ static void emit_listing(struct render_job *j, struct page_task *t, const char *
 				 "internal error: the page's inputs are as they were, its bytes are "
 				 "not");
 		output_write_noted(j->out, path, buf_cstr(&b), b.n, &t->file);
-		note_items(j, t, &vi, &places);
+		/* a file not known (a first build: no spare keeps it) lends nothing */
+		if (t->file.ino)
+			note_items(j, t, &vi, &places);
 	} else
 		diag_add(&local, SEV_ERROR, path, 0, 0, "page not written: template '%s' failed", tpl);
 	pthread_mutex_lock(&j->lock);
