@@ -297,6 +297,17 @@ static void of_one(const struct page_inputs *pi, unsigned long long kind,
 	digest_end(&d, out);
 }
 
+void page_inputs_item(const struct page_inputs *pi, size_t ri, bool with_cites, bool anchored,
+		      unsigned long long out[2])
+{
+	struct digest d;
+	digest_start(&d);
+	put_pair(&d, pi->frame);
+	put_pair(&d, pi->res[ri].item);
+	put_word(&d, (unsigned long long)with_cites | (unsigned long long)anchored << 1);
+	digest_end(&d, out);
+}
+
 void page_inputs_resource(const struct page_inputs *pi, const struct site *s, size_t ri,
 			  unsigned long long out[2])
 {

@@ -64,6 +64,11 @@ void page_inputs_search_doc(const struct page_inputs *pi, const struct site *s, 
 /* A page of the A-Z index of several (chunk < site.nchunks). */
 void page_inputs_index(const struct page_inputs *pi, const struct site *s, size_t chunk,
 		       unsigned long long out[2]);
+/* What an entry of a list is made from (page_items.h's key): the frame, the
+ * resource's entry, whether it names the documents citing it and whether
+ * its slug is its id. */
+void page_inputs_item(const struct page_inputs *pi, size_t r, bool with_cites, bool anchored,
+		      unsigned long long out[2]);
 /* page: 1-based, as view_topic. */
 void page_inputs_topic(const struct page_inputs *pi, const struct site *s, size_t t, size_t page,
 		       unsigned long long out[2]);

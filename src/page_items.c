@@ -91,6 +91,57 @@ void page_items_save(const struct page_items *p, const char *outdir, const char 
 	buf_free(&b);
 }
 
+int page_items_source_open(struct page_items_source *x, const struct page_items *p,
+			   const char *path, struct output *o, const struct page_inputs *inputs)
+{
+	memset(x, 0, sizeof *x);
+	x->inputs = inputs;
+	const struct page_items_page *g = page_items_find(p, path);
+	struct output_file now;
+	if (!g || !g->n || output_read_before(o, path, &x->page, &now) ||
+	    memcmp(&now, &g->file, sizeof now)) {
+		buf_free(&x->page);
+		return -1;
+	}
+	x->v = p->v + g->from;
+	x->n = g->n;
+	x->nslots = 16;
+	while (x->nslots < 2 * x->n)
+		x->nslots *= 2;
+	x->slots = xcalloc(x->nslots, sizeof *x->slots);
+	for (size_t k = 0; k < x->n; k++) {
+		size_t h = x->v[k].key[0] & (x->nslots - 1);
+		while (x->slots[h])
+			h = (h + 1) & (x->nslots - 1);
+		x->slots[h] = k + 1;
+	}
+	return 0;
+}
+
+const char *page_items_source_find(struct page_items_source *x, const unsigned long long key[2],
+				   size_t *len)
+{
+	size_t mask = x->nslots - 1;
+	for (size_t h = key[0] & mask; x->slots[h]; h = (h + 1) & mask) {
+		const struct page_item *e = &x->v[x->slots[h] - 1];
+		if (e->key[0] != key[0] || e->key[1] != key[1])
+			continue;
+		if (e->at > x->page.n || e->len > x->page.n - e->at)
+			return NULL;
+		*len = e->len;
+		x->used++;
+		return x->page.p + e->at;
+	}
+	return NULL;
+}
+
+void page_items_source_close(struct page_items_source *x)
+{
+	buf_free(&x->page);
+	free(x->slots);
+	memset(x, 0, sizeof *x);
+}
+
 void page_items_free(struct page_items *p)
 {
 	for (size_t i = 0; i < p->npages; i++)

@@ -18,8 +18,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "buf.h"
 #include "hash.h"
 #include "output.h"
+
+struct page_inputs;
 
 struct page_item {
 	unsigned long long key[2];
@@ -48,5 +51,25 @@ void page_items_add(struct page_items *p, const char *path, const struct output_
 		    const struct page_item *v, size_t n);
 void page_items_save(const struct page_items *p, const char *outdir, const char env[33]);
 void page_items_free(struct page_items *p);
+
+/* The entries of one page of the site in place, found by key, with its bytes
+ * (a page rendered again takes from them the entries that are unchanged). */
+struct page_items_source {
+	const struct page_inputs *inputs; /* the caller's, for its keys */
+	struct buf page;                  /* the page in place */
+	const struct page_item *v;        /* its entries */
+	size_t n;
+	size_t *slots, nslots;            /* by key[0]: index + 1, 0 empty */
+	size_t used;                      /* entries found */
+};
+/* path's entries, when the page in place is the file the last build left
+ * there (output_read_before: as output_keep trusts a kept page); -1 when it
+ * is not, or has none. */
+int page_items_source_open(struct page_items_source *x, const struct page_items *p,
+			   const char *path, struct output *o, const struct page_inputs *inputs);
+/* The bytes of the entry with this key, and their length; NULL when none. */
+const char *page_items_source_find(struct page_items_source *x, const unsigned long long key[2],
+				   size_t *len);
+void page_items_source_close(struct page_items_source *x);
 
 #endif

@@ -8,7 +8,6 @@
 #include "fingerprint.h"
 #include "html.h"
 #include "linkcheck.h"
-#include "digest.h"
 #include "mustache.h"
 #include "output.h"
 #include "page_inputs.h"
@@ -243,8 +242,7 @@ struct page_task {
 	bool expect;  /* SSG_CHECK_INPUTS: kept by its inputs, its bytes must be the page's in place */
 	bool kept;    /* the page in place was kept */
 	struct output_file file; /* its file in the new site, when known */
-	bool listing; /* a list page: where its entries lie is noted (page_items.h) */
-	struct page_item *items; /* that, once rendered or kept */
+	struct page_item *items; /* a list page's entries, where they lie (page_items.h) */
 	size_t nitems;
 };
 
@@ -298,22 +296,6 @@ static bool keep_by_inputs(struct render_job *j, struct page_task *t, const char
 
 /* ---- list pages: their entries taken from the page in place -------------- */
 
-/* What an entry of a list is made from: the frame, the resource's entry
- * (page_inputs.h), whether it names the documents citing it and whether its
- * slug is its id. */
-static void item_key(const struct render_job *j, const struct view_item *it,
-		     unsigned long long key[2])
-{
-	struct digest d;
-	digest_start(&d);
-	digest_word(&d, j->inputs.frame[0]);
-	digest_word(&d, j->inputs.frame[1]);
-	digest_word(&d, j->inputs.res[it->res].item[0]);
-	digest_word(&d, j->inputs.res[it->res].item[1]);
-	digest_word(&d, (unsigned long long)it->with_cites | (unsigned long long)it->anchored << 1);
-	digest_end(&d, key);
-}
-
 /* A page of the A-Z index, as emit_listing makes views. */
 static struct val *index_view(const struct site *s, size_t chunk, size_t sub,
 			      struct view_items *items)
@@ -322,68 +304,13 @@ static struct val *index_view(const struct site *s, size_t chunk, size_t sub,
 	return view_resource_index(s, chunk, items);
 }
 
-/* The entries of a page in place, found by key (view_items' find). */
-struct item_source {
-	const struct render_job *j;
-	struct buf page;             /* the page in place */
-	const struct page_item *v;   /* its entries */
-	size_t n;
-	size_t *slots, nslots;       /* by key[0]: index + 1, 0 empty */
-	size_t used;
-};
-
+/* An entry the page in place has as it would be rendered (view_items' find). */
 static const char *find_item(void *ctx, const struct view_item *it, size_t *len)
 {
-	struct item_source *x = ctx;
+	struct page_items_source *src = ctx;
 	unsigned long long key[2];
-	item_key(x->j, it, key);
-	size_t mask = x->nslots - 1;
-	for (size_t h = key[0] & mask; x->slots[h]; h = (h + 1) & mask) {
-		const struct page_item *e = &x->v[x->slots[h] - 1];
-		if (e->key[0] != key[0] || e->key[1] != key[1])
-			continue;
-		if (e->at > x->page.n || e->len > x->page.n - e->at)
-			return NULL;
-		*len = e->len;
-		x->used++;
-		return x->page.p + e->at;
-	}
-	return NULL;
-}
-
-/* The page in place's entries for path, when it is the file the last build
- * left there (as output_keep trusts a kept page). */
-static bool item_source_open(struct item_source *x, struct render_job *j, const char *path)
-{
-	memset(x, 0, sizeof *x);
-	x->j = j;
-	const struct page_items_page *g = j->items_before ? page_items_find(j->items_before, path)
-							  : NULL;
-	struct output_file now;
-	if (!g || !g->n || output_read_before(j->out, path, &x->page, &now) ||
-	    memcmp(&now, &g->file, sizeof now)) {
-		buf_free(&x->page);
-		return false;
-	}
-	x->v = j->items_before->v + g->from;
-	x->n = g->n;
-	x->nslots = 16;
-	while (x->nslots < 2 * x->n)
-		x->nslots *= 2;
-	x->slots = xcalloc(x->nslots, sizeof *x->slots);
-	for (size_t k = 0; k < x->n; k++) {
-		size_t h = x->v[k].key[0] & (x->nslots - 1);
-		while (x->slots[h])
-			h = (h + 1) & (x->nslots - 1);
-		x->slots[h] = k + 1;
-	}
-	return true;
-}
-
-static void item_source_close(struct item_source *x)
-{
-	buf_free(&x->page);
-	free(x->slots);
+	page_inputs_item(src->inputs, it->res, it->with_cites, it->anchored, key);
+	return page_items_source_find(src, key, len);
 }
 
 /* The entries noted once in the rendering (one shown twice is no one
@@ -402,7 +329,8 @@ static void note_items(struct render_job *j, struct page_task *t, const struct v
 		    p->len > UINT32_MAX)
 			continue;
 		struct page_item *e = &t->items[t->nitems++];
-		item_key(j, &vi->v[p->item - 1], e->key);
+		const struct view_item *it = &vi->v[p->item - 1];
+		page_inputs_item(&j->inputs, it->res, it->with_cites, it->anchored, e->key);
 		e->at = (uint32_t)p->at;
 		e->len = (uint32_t)p->len;
 	}
@@ -431,8 +359,9 @@ static void emit_listing(struct render_job *j, struct page_task *t, const char *
 {
 	struct site *s = j->s;
 	struct diags local = DIAGS_INIT;
-	struct item_source src;
-	bool found = item_source_open(&src, j, path);
+	struct page_items_source src;
+	bool found = j->items_before &&
+		     page_items_source_open(&src, j->items_before, path, j->out, &j->inputs) == 0;
 	struct buf b = BUF_INIT;
 	struct view_items vi = {found ? find_item : NULL, &src, NULL, 0, 0};
 	struct mustache_items places = {0};
@@ -478,7 +407,7 @@ static void emit_listing(struct render_job *j, struct page_task *t, const char *
 	j->items_kept += found ? src.used : 0;
 	pthread_mutex_unlock(&j->lock);
 	if (found)
-		item_source_close(&src);
+		page_items_source_close(&src);
 	free(vi.v);
 	mustache_items_free(&places);
 	buf_free(&b);
@@ -608,7 +537,6 @@ static void render_one(void *ctx, size_t i)
 		dir = view_topic_page_dir(s, t->index, t->sub);
 		path = xasprintf("%sindex.html", dir);
 		page_inputs_topic(&j->inputs, s, t->index, t->sub, t->inputs);
-		t->listing = true;
 		if (keep_by_inputs(j, t, path))
 			keep_items(j, t);
 		else
@@ -625,7 +553,6 @@ static void render_one(void *ctx, size_t i)
 		bool several = s->nchunks && strcmp(s->chunks[0].dir, "resources/");
 		if (several && t->index < s->nchunks) {
 			page_inputs_index(&j->inputs, s, t->index, t->inputs);
-			t->listing = true;
 			if (keep_by_inputs(j, t, path))
 				keep_items(j, t);
 			else
@@ -1059,7 +986,7 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 			if (t->path) {
 				page_digests_add(&now, t->path, t->digest,
 						 t->tracked ? t->inputs : NULL, &t->file);
-				if (t->listing && t->nitems && t->file.ino)
+				if (t->nitems && t->file.ino)
 					page_items_add(&items_now, t->path, &t->file, t->items,
 						       t->nitems);
 				free(t->path);
