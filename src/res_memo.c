@@ -35,11 +35,18 @@ static size_t bucket_of(const struct res_memo *m, const unsigned long long key[2
 	return m->bits ? (size_t)(key[0] >> (64 - m->bits)) : 0;
 }
 
+/* A few records a bucket. */
+static unsigned bucket_bits(size_t n)
+{
+	unsigned bits = 0;
+	while (bits < 30 && ((size_t)1 << bits) < n / 4)
+		bits++;
+	return bits;
+}
+
 static void make_buckets(struct res_memo *m)
 {
-	m->bits = 0;
-	while (m->bits < 30 && ((size_t)1 << m->bits) < m->n / 4)
-		m->bits++;
+	m->bits = bucket_bits(m->n);
 	size_t nb = (size_t)1 << m->bits;
 	m->bucket = xmalloc((nb + 1) * sizeof *m->bucket);
 	size_t k = 0;
@@ -104,10 +111,32 @@ const struct res_memo_rec *res_memo_find(const struct res_memo *m, const unsigne
 	return hi > lo ? bsearch(key, m->v + lo, hi - lo, sizeof *m->v, cmp_key) : NULL;
 }
 
+/* Sorted by key: dealt into the buckets by the keys' top bits (the keys
+ * are digests: a few a bucket), then each bucket sorted. */
+static void sort_records(struct res_memo_rec *v, size_t n)
+{
+	struct res_memo m = {.n = n, .bits = bucket_bits(n)};
+	size_t nb = (size_t)1 << m.bits, *at = xcalloc(nb + 1, sizeof *at);
+	for (size_t k = 0; k < n; k++)
+		at[bucket_of(&m, v[k].key) + 1]++;
+	for (size_t b = 0; b < nb; b++)
+		at[b + 1] += at[b];
+	struct res_memo_rec *out = xmalloc((n + 1) * sizeof *out);
+	for (size_t k = 0; k < n; k++)
+		out[at[bucket_of(&m, v[k].key)]++] = v[k];
+	/* at[b] is now where bucket b ends */
+	for (size_t b = 0, from = 0; b < nb; from = at[b++])
+		if (at[b] - from > 1)
+			qsort(out + from, at[b] - from, sizeof *out, cmp_rec);
+	memcpy(v, out, n * sizeof *v);
+	free(out);
+	free(at);
+}
+
 void res_memo_save(const char *source_dir, const char env[33], struct res_memo_rec *v, size_t n,
 		   const int32_t *topics, size_t ntopics)
 {
-	qsort(v, n, sizeof *v, cmp_rec);
+	sort_records(v, n);
 	struct buf b = BUF_INIT;
 	buf_puts(&b, MEMO_MAGIC);
 	buf_put(&b, env, 32);
