@@ -11,6 +11,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 void buf_grow(struct buf *b, size_t extra)
 {
 	size_t need = b->n + extra + 1;
@@ -79,19 +83,43 @@ static const unsigned char html_special[256] = {['&'] = 1, ['<'] = 2, ['>'] = 3,
 static const char *const html_rep[] = {NULL, "&amp;", "&lt;", "&gt;", "&quot;", "&#39;"};
 static const unsigned char html_replen[] = {0, 5, 4, 4, 6, 5};
 
+/* The length of p's first run without an HTML special byte: sixteen bytes
+ * at a time where SSE2 is there (x86-64 always), as most text has none. */
+static size_t html_plain_run(const char *p, size_t n)
+{
+	size_t i = 0;
+#ifdef __SSE2__
+	const __m128i amp = _mm_set1_epi8('&'), lt = _mm_set1_epi8('<'),
+		      gt = _mm_set1_epi8('>'), quot = _mm_set1_epi8('"'),
+		      apos = _mm_set1_epi8('\'');
+	for (; i + 16 <= n; i += 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + i));
+		__m128i m = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, amp), _mm_cmpeq_epi8(v, lt)),
+					 _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, gt),
+								   _mm_cmpeq_epi8(v, quot)),
+						      _mm_cmpeq_epi8(v, apos)));
+		unsigned mask = (unsigned)_mm_movemask_epi8(m);
+		if (mask)
+			return i + (size_t)__builtin_ctz(mask);
+	}
+#endif
+	while (i < n && !html_special[(unsigned char)p[i]])
+		i++;
+	return i;
+}
+
 void buf_put_html(struct buf *b, const char *p, size_t n)
 {
 	buf_grow(b, n);
-	size_t start = 0;
-	for (size_t i = 0; i < n; i++) {
-		unsigned char k = html_special[(unsigned char)p[i]];
-		if (!k)
-			continue;
-		buf_put(b, p + start, i - start);
+	for (size_t at = 0;;) {
+		size_t run = html_plain_run(p + at, n - at);
+		buf_put(b, p + at, run);
+		at += run;
+		if (at == n)
+			return;
+		unsigned char k = html_special[(unsigned char)p[at++]];
 		buf_put(b, html_rep[k], html_replen[k]);
-		start = i + 1;
 	}
-	buf_put(b, p + start, n - start);
 }
 
 void buf_puts_html(struct buf *b, const char *s)
@@ -104,16 +132,44 @@ void buf_puts_html(struct buf *b, const char *s)
 static const unsigned char json_special[256] = {['"'] = 1, ['\\'] = 1, ['<'] = 1, ['>'] = 1,
 					       ['&'] = 1};
 
+/* The length of p's first run without a byte JSON escapes (as above). */
+static size_t json_plain_run(const char *p, size_t n)
+{
+	size_t i = 0;
+#ifdef __SSE2__
+	const __m128i quot = _mm_set1_epi8('"'), bs = _mm_set1_epi8('\\'),
+		      lt = _mm_set1_epi8('<'), gt = _mm_set1_epi8('>'), amp = _mm_set1_epi8('&'),
+		      ctl = _mm_set1_epi8(0x1f);
+	for (; i + 16 <= n; i += 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + i));
+		/* a control byte: unsigned v <= 0x1f, so min(v, 0x1f) == v */
+		__m128i m = _mm_or_si128(_mm_cmpeq_epi8(_mm_min_epu8(v, ctl), v),
+					 _mm_or_si128(_mm_cmpeq_epi8(v, quot), _mm_cmpeq_epi8(v, bs)));
+		m = _mm_or_si128(m, _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, lt),
+							      _mm_cmpeq_epi8(v, gt)),
+						 _mm_cmpeq_epi8(v, amp)));
+		unsigned mask = (unsigned)_mm_movemask_epi8(m);
+		if (mask)
+			return i + (size_t)__builtin_ctz(mask);
+	}
+#endif
+	while (i < n && (unsigned char)p[i] >= 0x20 && !json_special[(unsigned char)p[i]])
+		i++;
+	return i;
+}
+
 void buf_put_json(struct buf *b, const char *p, size_t n)
 {
 	buf_grow(b, n);
-	size_t start = 0;
-	for (size_t i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)p[i];
-		if (c >= 0x20 && !json_special[c])
-			continue;
+	for (size_t at = 0;;) {
+		size_t run = json_plain_run(p + at, n - at);
+		buf_put(b, p + at, run);
+		at += run;
+		if (at == n)
+			return;
+		unsigned char c = (unsigned char)p[at++];
 		char tmp[8];
-		const char *rep = NULL;
+		const char *rep = tmp;
 		if (c == '"')
 			rep = "\\\"";
 		else if (c == '\\')
@@ -124,17 +180,10 @@ void buf_put_json(struct buf *b, const char *p, size_t n)
 			rep = "\\t";
 		else if (c == '\r')
 			rep = "\\r";
-		else if (c < 0x20 || c == '<' || c == '>' || c == '&') {
-			/* < > & escaped so JSON is safe inside <script> or HTML too */
+		else /* other controls, and < > & so JSON is safe inside <script> or HTML too */
 			snprintf(tmp, sizeof tmp, "\\u%04x", c);
-			rep = tmp;
-		} else
-			continue;
-		buf_put(b, p + start, i - start);
 		buf_puts(b, rep);
-		start = i + 1;
 	}
-	buf_put(b, p + start, n - start);
 }
 
 int buf_read_file(struct buf *b, const char *path)

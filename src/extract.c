@@ -50,9 +50,21 @@ static void text_into(cmark_node *n, struct buf *b, bool skip_lists)
 /* Collapse whitespace runs to one space and trim, in place. */
 static char *squeeze_in_place(char *s)
 {
-	char *w = s;
-	bool sp = false;
-	for (const char *r = s; *r; r++) {
+	/* most texts are squeezed already: find the first byte that changes */
+	const char *r = s;
+	for (;; r++) {
+		char c = *r;
+		if (c == ' ') {
+			if (r == s || r[1] == ' ' || r[1] == '\t' || r[1] == '\n' || !r[1])
+				break;
+		} else if (c == '\t' || c == '\n' || !c)
+			break;
+	}
+	if (!*r)
+		return s;
+	char *w = s + (r - s);
+	bool sp = false; /* r is whitespace: the byte before it, if any, is not */
+	for (; *r; r++) {
 		if (*r == ' ' || *r == '\t' || *r == '\n') {
 			sp = w > s;
 			continue;

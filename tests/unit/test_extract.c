@@ -174,6 +174,60 @@ static void test_lead_item_text(void **state)
 	doc_free(&d);
 }
 
+/* A squeeze as plain as can be: runs of space, tab and newline to one
+ * space, none at either end. */
+static void reference_squeeze(const char *s, char *out)
+{
+	size_t n = 0;
+	bool gap = false;
+	for (; *s; s++) {
+		if (*s == ' ' || *s == '\t' || *s == '\n') {
+			gap = n > 0;
+			continue;
+		}
+		if (gap)
+			out[n++] = ' ';
+		gap = false;
+		out[n++] = *s;
+	}
+	out[n] = '\0';
+}
+
+/* A node's text, squeezed, for whitespace of every kind at every place of
+ * a code span (whose spaces the parser keeps): at the start, at the end,
+ * doubled, alone, and none at all. */
+static void test_node_text_squeezed(void **state)
+{
+	(void)state;
+	static const char *const ws[] = {"", " ", "  ", "\t", " \t ", "\n"};
+	size_t nws = sizeof ws / sizeof *ws;
+	for (size_t a = 0; a < nws; a++)
+		for (size_t b = 0; b < nws; b++)
+			for (size_t c = 0; c < nws; c++) {
+				char code[64], md[96], want[96];
+				snprintf(code, sizeof code, "%sx%sy z%s", ws[a], ws[b], ws[c]);
+				/* double backticks: a newline in the span stays a space */
+				snprintf(md, sizeof md, "p ``%s`` q\n", code);
+				struct diags dg = DIAGS_INIT;
+				cmark_node *doc = md_parse(md, strlen(md), "t.md", false, &dg);
+				cmark_node *para = cmark_node_first_child(doc);
+				char *got = doc_node_text(para);
+				cmark_node *span = cmark_node_next(cmark_node_first_child(para));
+				char raw[96];
+				snprintf(raw, sizeof raw, "p %s q", cmark_node_get_literal(span));
+				reference_squeeze(raw, want);
+				assert_string_equal(got, want);
+				free(got);
+				/* the span alone: its own first and last bytes */
+				got = doc_node_text(span);
+				reference_squeeze(cmark_node_get_literal(span), want);
+				assert_string_equal(got, want);
+				free(got);
+				cmark_node_free(doc);
+				diags_free(&dg);
+			}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -183,6 +237,7 @@ int main(void)
 		cmocka_unit_test(test_same_tree_both_formats),
 		cmocka_unit_test(test_crowded_entry),
 		cmocka_unit_test(test_lead_item_text),
+		cmocka_unit_test(test_node_text_squeezed),
 	};
 	return cmocka_run_group_tests_name("extract", tests, NULL, NULL);
 }

@@ -393,6 +393,43 @@ static void test_looks_binary(void **state)
 	free(big);
 }
 
+/* One byte of each kind at every place of plain text of every length up to
+ * 40 (the scans go sixteen bytes at a time): the byte is handled where it
+ * is, and the text around it goes out as it was. */
+static void test_byte_at_every_place(void **state)
+{
+	(void)state;
+	struct {
+		char byte;
+		const char *out; /* what utf8_clean makes of it */
+		bool binary;     /* utf8_looks_binary of a short text holding it */
+	} kinds[] = {
+		{'\t', "\t", false}, {'\n', "\n", false}, {'\r', "\n", false}, {'~', "~", false},
+		{' ', " ", false},   {'\x7f', FFFD, false}, {'\x01', FFFD, false},
+		{'\x1f', FFFD, false}, {'\x80', FFFD, false}, {'\xff', FFFD, false},
+		{'\0', FFFD, true},
+	};
+	char in[48], want[64];
+	for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++)
+		for (size_t len = 1; len <= 40; len++)
+			for (size_t at = 0; at < len; at++) {
+				memset(in, 'a', len);
+				in[at] = kinds[k].byte;
+				snprintf(want, sizeof want, "%.*s%s%.*s", (int)at, in, kinds[k].out,
+					 (int)(len - at - 1), in + at + 1);
+				struct diags d = DIAGS_INIT;
+				size_t n = 0;
+				char *out = utf8_clean(in, len, &n, "t.md", &d);
+				assert_int_equal(n, strlen(want));
+				assert_memory_equal(out, want, n);
+				free(out);
+				diags_free(&d);
+				/* one bad byte in forty: text still, save a NUL */
+				if (len == 40)
+					assert_int_equal(utf8_looks_binary(in, len), kinds[k].binary);
+			}
+}
+
 /* Big and pathological inputs stay linear and correct. */
 static void test_large_inputs(void **state)
 {
@@ -435,6 +472,7 @@ int main(void)
 		cmocka_unit_test(test_empty_and_null_diags),
 		cmocka_unit_test(test_decode_encode),
 		cmocka_unit_test(test_looks_binary),
+		cmocka_unit_test(test_byte_at_every_place),
 		cmocka_unit_test(test_large_inputs),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
