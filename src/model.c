@@ -163,6 +163,36 @@ static void spell(const struct site *s, struct resource *r)
 
 /* Made by the first thread to ask; another asking meanwhile waits for it
  * (a few microseconds: one resource's citations). */
+void model_prefetch_refs(const struct site *s, const struct cite_ref *refs, size_t n, int stage)
+{
+	for (size_t k = 0; k < n; k++) {
+		const struct doc *d = &s->docs[refs[k].doc];
+		if (stage == 0) {
+			__builtin_prefetch(&d->cites);
+			__builtin_prefetch(&d->url);
+			continue;
+		}
+		const struct citation *c = &d->cites[refs[k].cite];
+		if (stage == 1) {
+			__builtin_prefetch(c);
+			__builtin_prefetch(d->title);
+			__builtin_prefetch(d->url);
+		} else if (stage == 2) {
+			__builtin_prefetch(c->title);
+			__builtin_prefetch(c->url);
+			if (c->heading >= 0)
+				__builtin_prefetch(&d->headings[c->heading]);
+		} else if (c->heading >= 0)
+			__builtin_prefetch(d->headings[c->heading].id);
+	}
+}
+
+void model_prefetch_refs_all(const struct site *s, const struct cite_ref *refs, size_t n)
+{
+	for (int stage = 0; stage < MODEL_REF_STAGES; stage++)
+		model_prefetch_refs(s, refs, n, stage);
+}
+
 void model_spellings(const struct site *s, const struct resource *cr)
 {
 	struct resource *r = (struct resource *)cr; /* what it adds is made once */

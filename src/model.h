@@ -130,6 +130,17 @@ struct site {
 void model_build(struct site *s);
 /* r's spellings (resource.spellings), made once, on any thread. */
 void model_spellings(const struct site *s, const struct resource *r);
+/* Ask for the memory that reading citations refs[0..n) takes, ahead of
+ * reading them: a resource's citations live scattered over the documents
+ * that make them, so reading one after another waits on one cache miss after
+ * another. Stage by stage (0 to MODEL_REF_STAGES - 1), each after the one
+ * before, so that the misses of a stage overlap: the documents, then their
+ * citations, titles and URLs, then the citations' titles, URLs and sections,
+ * then the sections' ids. Only asks: reads nothing that is not there. */
+#define MODEL_REF_STAGES 4
+void model_prefetch_refs(const struct site *s, const struct cite_ref *refs, size_t n, int stage);
+/* All the stages over refs[0..n), one after another. */
+void model_prefetch_refs_all(const struct site *s, const struct cite_ref *refs, size_t n);
 /* Resource index for a canonical URL; -1 when none. */
 long model_resource(const struct site *s, const char *canonical);
 /* Document index for a path relative to content/; -1 when none. */

@@ -393,13 +393,33 @@ static void join_writers(struct data_file *f, struct json_reuse *ru, const size_
 
 static void resource_record(const struct site *s, size_t ri, struct buf *out);
 
+/* How many of a resource's citations are asked for ahead of its record. */
+#define RECORD_AHEAD_REFS 16
+
 static void resources_chunk(void *ctx, size_t ci)
 {
 	struct json_chunks *jc = ctx;
 	const struct site *s = jc->s;
 	struct data_writer *w = &jc->w[ci];
 	size_t end = (ci + 1) * JSON_CHUNK < s->nres ? (ci + 1) * JSON_CHUNK : s->nres;
+	/* every record rendered (no file in place): their memory asked for ahead */
+	bool ahead = !jc->reuse || !jc->reuse->nbefore;
 	for (size_t i = ci * JSON_CHUNK; i < end; i++) {
+		/* the records ahead, one stage further the further ahead they are */
+		for (int stage = 0; ahead && stage < MODEL_REF_STAGES; stage++) {
+			size_t k = i + MODEL_REF_STAGES - (size_t)stage;
+			if (k >= end)
+				continue;
+			const struct resource *r = &s->res[k];
+			model_prefetch_refs(s, r->refs,
+					    r->nrefs < RECORD_AHEAD_REFS ? r->nrefs : RECORD_AHEAD_REFS,
+					    stage);
+			if (stage == 1) {
+				__builtin_prefetch(r->canonical);
+				__builtin_prefetch(r->title);
+				__builtin_prefetch(r->desc);
+			}
+		}
 		put_record_kept(w, jc->reuse, i, s, i, resource_record, "{}", &jc->reused[ci],
 				&jc->differ[ci]);
 		dw_sep(w, i + 1 < s->nres ? ",\n" : "\n");

@@ -225,6 +225,9 @@ static struct val *resource_url(const struct resource *r, const char *root)
 	return val_concatv(parts, 4);
 }
 
+/* A resource page's citations are asked for this many at a time (model.h). */
+#define VIEW_REFS_AHEAD 16
+
 /* One resource as listed on topic, index and quick-reference pages; the
  * A-Z index gives each entry its slug as its element id (anchored). */
 static struct val *resource_item(const struct site *s, size_t ri, const char *root, bool with_cites,
@@ -251,6 +254,8 @@ static struct val *resource_item(const struct site *s, size_t ri, const char *ro
 	struct val *cl = val_setk(m, "cited_in", val_list());
 	if (with_cites) {
 		/* a few citing documents; the resource's own page lists them all */
+		model_prefetch_refs_all(s, r->refs, r->nrefs < VIEW_CITED_IN * 2 ? r->nrefs
+									 : VIEW_CITED_IN * 2);
 		size_t last = (size_t)-1;
 		for (size_t i = 0; i < r->nrefs && cl->n < VIEW_CITED_IN; i++) {
 			const struct cite_ref *ref = &r->refs[i];
@@ -547,6 +552,10 @@ struct val *view_resource(const struct site *s, size_t ri)
 	/* a page stays bounded however many documents cite the resource */
 	size_t limit = (size_t)s->cfg.per_page;
 	for (size_t i = 0; i < r->nrefs; i++) {
+		if (i % VIEW_REFS_AHEAD == 0)
+			model_prefetch_refs_all(s, r->refs + i, r->nrefs - i < VIEW_REFS_AHEAD
+								? r->nrefs - i
+								: VIEW_REFS_AHEAD);
 		const struct doc *d = &s->docs[r->refs[i].doc];
 		const struct citation *c = &d->cites[r->refs[i].cite];
 		if (titles->n < 20)
