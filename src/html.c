@@ -215,6 +215,14 @@ static void put_link_open(struct buf *b, const struct site *s, const struct ilin
 char *html_finish_body(const struct site *s, size_t di, const char *body, const char *root)
 {
 	const struct doc *d = &s->docs[di];
+	/* the badges' resources lie all over the model: asked for at once, the
+	 * resources and then their slugs, so that the misses overlap */
+	for (size_t i = 0; i < d->ncites; i++)
+		if (d->cites[i].resource >= 0)
+			model_prefetch_resource(&s->res[d->cites[i].resource]);
+	for (size_t i = 0; i < d->ncites; i++)
+		if (d->cites[i].resource >= 0)
+			__builtin_prefetch(s->res[d->cites[i].resource].slug);
 	struct buf b = BUF_INIT;
 	buf_grow(&b, strlen(body) + 1024);
 	const char *p = body;

@@ -193,6 +193,23 @@ void model_prefetch_refs_all(const struct site *s, const struct cite_ref *refs, 
 		model_prefetch_refs(s, refs, n, stage);
 }
 
+/* How many citations apart model_prefetch_refs_ahead's stages are. */
+#define REF_STAGE_GAP 2
+
+void model_prefetch_refs_ahead(const struct site *s, const struct cite_ref *refs, size_t n,
+			       size_t i)
+{
+	if (i == 0) {
+		size_t first = REF_STAGE_GAP * MODEL_REF_STAGES;
+		model_prefetch_refs_all(s, refs, n < first ? n : first);
+	}
+	for (int stage = 0; stage < MODEL_REF_STAGES; stage++) {
+		size_t k = i + REF_STAGE_GAP * (size_t)(MODEL_REF_STAGES - stage);
+		if (k < n)
+			model_prefetch_refs(s, refs + k, 1, stage);
+	}
+}
+
 void model_spellings(const struct site *s, const struct resource *cr)
 {
 	struct resource *r = (struct resource *)cr; /* what it adds is made once */

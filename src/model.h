@@ -139,8 +139,20 @@ void model_spellings(const struct site *s, const struct resource *r);
  * then the sections' ids. Only asks: reads nothing that is not there. */
 #define MODEL_REF_STAGES 4
 void model_prefetch_refs(const struct site *s, const struct cite_ref *refs, size_t n, int stage);
+/* Ask for a resource's own fields: the struct spans three or four cache lines. */
+static inline void model_prefetch_resource(const struct resource *r)
+{
+	__builtin_prefetch(r);
+	__builtin_prefetch((const char *)r + 64);
+	__builtin_prefetch((const char *)r + 128);
+	__builtin_prefetch(&r->index_page);
+}
 /* All the stages over refs[0..n), one after another. */
 void model_prefetch_refs_all(const struct site *s, const struct cite_ref *refs, size_t n);
+/* For a loop over refs[0..n), at its citation i: the ones after it, a stage
+ * further the further ahead (and at i == 0 the first few whole). */
+void model_prefetch_refs_ahead(const struct site *s, const struct cite_ref *refs, size_t n,
+			       size_t i);
 /* Resource index for a canonical URL; -1 when none. */
 long model_resource(const struct site *s, const char *canonical);
 /* Document index for a path relative to content/; -1 when none. */

@@ -396,6 +396,7 @@ static void resource_record(const struct site *s, size_t ri, struct buf *out);
 /* How many of a resource's citations are asked for ahead of its record. */
 #define RECORD_AHEAD_REFS 16
 
+
 static void resources_chunk(void *ctx, size_t ci)
 {
 	struct json_chunks *jc = ctx;
@@ -440,6 +441,9 @@ static void resource_record(const struct site *s, size_t ri, struct buf *out)
 	/* each distinct title once, in order: compared when a few, else hashed */
 	struct hash seen = HASH_INIT;
 	for (size_t k = 0; k < r->nrefs; k++) {
+		/* resources_chunk asked for the first few; a long record asks on */
+		if (r->nrefs > RECORD_AHEAD_REFS)
+			model_prefetch_refs_ahead(s, r->refs, r->nrefs, k);
 		const char *t = s->docs[r->refs[k].doc].cites[r->refs[k].cite].title;
 		bool dup = false;
 		if (r->nrefs <= 16)

@@ -225,9 +225,6 @@ static struct val *resource_url(const struct resource *r, const char *root)
 	return val_concatv(parts, 4);
 }
 
-/* A resource page's citations are asked for this many at a time (model.h). */
-#define VIEW_REFS_AHEAD 16
-
 /* One resource as listed on topic, index and quick-reference pages; the
  * A-Z index gives each entry its slug as its element id (anchored). */
 static struct val *resource_item(const struct site *s, size_t ri, const char *root, bool with_cites,
@@ -254,8 +251,6 @@ static struct val *resource_item(const struct site *s, size_t ri, const char *ro
 	struct val *cl = val_setk(m, "cited_in", val_list());
 	if (with_cites) {
 		/* a few citing documents; the resource's own page lists them all */
-		model_prefetch_refs_all(s, r->refs, r->nrefs < VIEW_CITED_IN * 2 ? r->nrefs
-									 : VIEW_CITED_IN * 2);
 		size_t last = (size_t)-1;
 		for (size_t i = 0; i < r->nrefs && cl->n < VIEW_CITED_IN; i++) {
 			const struct cite_ref *ref = &r->refs[i];
@@ -270,6 +265,48 @@ static struct val *resource_item(const struct site *s, size_t ri, const char *ro
 		val_setk_bool(m, "has_more_cited_in", r->ndocs > cl->n);
 	}
 	return m;
+}
+
+/* A list's entries ask for their memory ahead, one stage further the
+ * further ahead the entry: the resource, its strings and citations, then
+ * model_prefetch_refs's stages for the documents the entry names. */
+#define ITEM_STAGES (2 + MODEL_REF_STAGES)
+
+static void prefetch_item(const struct site *s, size_t ri, int stage, bool with_cites)
+{
+	const struct resource *r = &s->res[ri];
+	if (stage == 0) {
+		model_prefetch_resource(r);
+		return;
+	}
+	if (stage == 1) {
+		__builtin_prefetch(r->title);
+		__builtin_prefetch(r->canonical);
+		__builtin_prefetch(r->host);
+		__builtin_prefetch(r->desc);
+		__builtin_prefetch(r->refs);
+		return;
+	}
+	if (with_cites)
+		model_prefetch_refs(s, r->refs, r->nrefs < VIEW_CITED_IN * 2 ? r->nrefs
+									 : VIEW_CITED_IN * 2,
+				    stage - 2);
+}
+
+/* Entry i of a list of n resources (order) asks for the ones after it; not
+ * when entries may be taken from the page in place (items->find): most are. */
+static void prefetch_items(const struct site *s, const struct view_items *items,
+			   const size_t *order, size_t i, size_t n, bool with_cites,
+			   bool cites_unless_page)
+{
+	if (items && items->find)
+		return;
+	for (int stage = 0; stage < ITEM_STAGES; stage++) {
+		size_t k = i + ITEM_STAGES - (size_t)stage;
+		if (k < n)
+			prefetch_item(s, order[k], stage,
+				      cites_unless_page ? !s->res[order[k]].has_page : with_cites);
+	}
 }
 
 /* An entry of a list, numbered and noted in items (when given), or the
@@ -482,6 +519,7 @@ struct val *view_topic(const struct site *s, size_t ti, size_t page, struct view
 	struct val *list = NULL;
 	long cur = -2;
 	for (size_t i = from; i < to; i++) {
+		prefetch_items(s, items, t->listing, i, to, true, false);
 		const struct resource *r = &s->res[t->listing[i]];
 		if (!list || r->kind != cur) {
 			cur = r->kind;
@@ -552,10 +590,7 @@ struct val *view_resource(const struct site *s, size_t ri)
 	/* a page stays bounded however many documents cite the resource */
 	size_t limit = (size_t)s->cfg.per_page;
 	for (size_t i = 0; i < r->nrefs; i++) {
-		if (i % VIEW_REFS_AHEAD == 0)
-			model_prefetch_refs_all(s, r->refs + i, r->nrefs - i < VIEW_REFS_AHEAD
-								? r->nrefs - i
-								: VIEW_REFS_AHEAD);
+		model_prefetch_refs_ahead(s, r->refs, r->nrefs, i);
 		const struct doc *d = &s->docs[r->refs[i].doc];
 		const struct citation *c = &d->cites[r->refs[i].cite];
 		if (titles->n < 20)
@@ -707,6 +742,7 @@ struct val *view_resource_index(const struct site *s, size_t chunk, struct view_
 		val_setk_str(g, "id", id);
 		struct val *cur = val_setk(g, "resources", val_list());
 		for (size_t k = 0; k < ch->n; k++) {
+			prefetch_items(s, items, s->index_order + ch->start, k, ch->n, false, true);
 			size_t ri = s->index_order[ch->start + k];
 			/* a resource without a page of its own names its citing
 			 * documents here, its only place */
