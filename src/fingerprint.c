@@ -513,6 +513,37 @@ struct fingerprint_cache *fingerprint_cache_open(const char *dir, bool trust)
 	return c;
 }
 
+/* The stamp the cache file in the folder cfd has now (0: none): read even
+ * when the run did not trust the file's entries (--force). */
+static long long stamp_in_place(int cfd)
+{
+	const size_t ml = strlen(CACHE_MAGIC);
+	char head[64];
+	long long stamp = 0;
+	int fd = openat(cfd, CACHE_FILE, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd >= 0 && ml + 8 <= sizeof head && pread(fd, head, ml + 8, 0) == (ssize_t)(ml + 8) &&
+	    !memcmp(head, CACHE_MAGIC, ml))
+		memcpy(&stamp, head + ml, 8);
+	if (fd >= 0)
+		close(fd);
+	return stamp;
+}
+
+/* Whether an earlier stamp serves this run's entries as well as this run's:
+ * each settled before it, known_digest trusts them under either (an older
+ * stamp only ever trusts less). Written with it, a cache whose files are
+ * unchanged is the same bytes as the one in place, and left as it is. */
+static bool stamp_serves(const struct fingerprint_cache *c, long long stamp)
+{
+	const long long settled = stamp - 1000000000LL;
+	if (stamp <= 0 || stamp > c->taken_ns)
+		return false;
+	for (size_t i = 0; i < c->nnow; i++)
+		if (c->now[i].key.mtime_ns >= settled || c->now[i].key.ctime_ns >= settled)
+			return false;
+	return true;
+}
+
 static void save_known(const struct fingerprint_cache *c)
 {
 	int cfd = path_open_subdir(c->dir, FINGERPRINT_CACHE_DIR, true);
@@ -521,7 +552,9 @@ static void save_known(const struct fingerprint_cache *c)
 	struct buf b = BUF_INIT;
 	buf_puts(&b, CACHE_MAGIC);
 	unsigned long long n = c->nnow;
-	buf_put(&b, &c->taken_ns, 8);
+	long long was = stamp_in_place(cfd);
+	long long stamp = stamp_serves(c, was) ? was : c->taken_ns;
+	buf_put(&b, &stamp, 8);
 	buf_put(&b, &n, 8);
 	for (size_t i = 0; i < c->nnow; i++) {
 		const struct known_file *k = &c->now[i];

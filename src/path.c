@@ -201,8 +201,35 @@ int path_open_dir_within(const char *dir, const char *rel)
 	return fd;
 }
 
+/* Whether dfd's regular file name holds exactly the n bytes at p (read a
+ * piece at a time: a file that differs is mostly told by its size, else
+ * soon). */
+static bool holds_bytes(int dfd, const char *name, const void *p, size_t n)
+{
+	int fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	struct stat st;
+	bool same = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (size_t)st.st_size == n;
+	char piece[65536];
+	for (size_t at = 0; same && at < n;) {
+		size_t want = n - at < sizeof piece ? n - at : sizeof piece;
+		ssize_t got = read(fd, piece, want);
+		if (got <= 0 || memcmp(piece, (const char *)p + at, (size_t)got))
+			same = false;
+		else
+			at += (size_t)got;
+	}
+	/* and nothing after them */
+	same = same && read(fd, piece, 1) == 0;
+	close(fd);
+	return same;
+}
+
 int path_replace_at(int dfd, const char *name, const void *p, size_t n)
 {
+	if (holds_bytes(dfd, name, p, n))
+		return 0;
 	char tmp[256];
 	if ((size_t)snprintf(tmp, sizeof tmp, "%s.%ld.tmp", name, (long)getpid()) >= sizeof tmp)
 		return -1;

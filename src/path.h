@@ -49,7 +49,10 @@ bool path_in_site(const char *site_dir, const char *path);
 int path_open_dir_within(const char *dir, const char *rel);
 /* Replace the file name in the folder dfd with the n bytes at p, all or
  * nothing: written to <name>.<pid>.tmp beside it, then renamed over it (never
- * through a symlink). 0 when done. */
+ * through a symlink). 0 when done. A regular file that holds these very
+ * bytes already is left as it is: a rename over a file costs ext4 a
+ * writeback of the new one (its auto_da_alloc), milliseconds on a slow disk,
+ * and most builds write most of their caches unchanged. */
 int path_replace_at(int dfd, const char *name, const void *p, size_t n);
 
 struct stat;

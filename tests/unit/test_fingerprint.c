@@ -114,6 +114,48 @@ static void test_known_by_stat(void **state)
 	remove_tree();
 }
 
+static void cache_identity(struct stat *st)
+{
+	char cache[128];
+	snprintf(cache, sizeof cache, "%s/.ssg-cache/files.bin", dir);
+	assert_int_equal(stat(cache, st), 0);
+}
+
+/* A run that finds the files as the cache has them, settled, leaves the
+ * cache file as it is (no rename over it: ext4 writes a renamed file back
+ * at once), even when it read them all (untrusted, as --force); a changed
+ * file, or one changed within the second, writes it anew. */
+static void test_unchanged_cache_left_in_place(void **state)
+{
+	(void)state;
+	make_tree("/tmp/ssg-fp-XXXXXX");
+	put("content/a.md", "hello");
+	put("content/b.md", "world");
+	settle();
+	struct buf m = BUF_INIT;
+	struct stat before, after;
+	assert_int_equal(run(&m, true, NULL), 2);
+	cache_identity(&before);
+	settle();
+	assert_int_equal(run(&m, false, NULL), 2); /* read them all */
+	cache_identity(&after);
+	assert_int_equal(after.st_ino, before.st_ino);
+	assert_int_equal(after.st_mtim.tv_nsec, before.st_mtim.tv_nsec);
+	assert_int_equal(run(&m, true, NULL), 0); /* and still trusted */
+
+	/* a file changed just now: a cache of its own, and read again until settled */
+	put("content/a.md", "jello");
+	assert_int_equal(run(&m, false, NULL), 2);
+	cache_identity(&after);
+	assert_true(after.st_ino != before.st_ino);
+	assert_int_equal(run(&m, true, NULL), 1);
+	settle();
+	assert_int_equal(run(&m, true, NULL), 1);
+	assert_int_equal(run(&m, true, NULL), 0);
+	buf_free(&m);
+	remove_tree();
+}
+
 /* Learn a file as a build reading it would: its stat, then its digest. */
 static void learn(struct fingerprint_learned *l, const char *rel)
 {
@@ -239,6 +281,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_known_by_stat),
+		cmocka_unit_test(test_unchanged_cache_left_in_place),
 		cmocka_unit_test(test_learned_documents),
 		cmocka_unit_test(test_nested_folders),
 	};
