@@ -39,13 +39,18 @@ void phrase_set_add(struct phrase_set *p, const char *phrase, size_t id)
 		return;
 	p->v = xgrow(p->v, &p->cap, p->n + 1, sizeof *p->v);
 	size_t k = p->n++;
-	p->v[k] = (struct phrase){xstrdup(phrase), len, id, SIZE_MAX};
+	p->v[k] = (struct phrase){xstrdup(phrase), len, id, SIZE_MAX, 0};
 	size_t fl = word_len(phrase);
 	if (!fl || fl > FIRST_MAX) {
 		p->odd = xgrow(p->odd, &p->capodd, p->nodd + 1, sizeof *p->odd);
 		p->odd[p->nodd++] = k;
 		return;
 	}
+	/* the chain of its first byte, at its end: tried in the order added */
+	size_t *at = &p->by_byte[(unsigned char)phrase[0]];
+	while (*at)
+		at = &p->v[*at - 1].next_byte;
+	*at = k + 1;
 	/* the table's key: the first word alone */
 	char key[FIRST_MAX + 1];
 	memcpy(key, phrase, fl);
@@ -63,16 +68,23 @@ void phrase_set_add(struct phrase_set *p, const char *phrase, size_t id)
 
 void phrase_set_match(const struct phrase_set *p, const char *text, bool *hit)
 {
-	/* a few phrases are found sooner by searching for each (strstr runs
-	 * through the text many bytes at a time) than by looking up every word */
-	if (p->n < PHRASES_ONE_PASS) {
-		for (size_t i = 0; i < p->n; i++)
-			if (!hit[p->v[i].id] && phrase_in(text, p->v[i].text))
-				hit[p->v[i].id] = true;
-		return;
-	}
 	char key[FIRST_MAX + 1];
-	if (p->first.n) {
+	if (p->first.n && p->n < PHRASES_ONE_PASS) {
+		/* a few phrases: each word start against those of its first byte */
+		for (const char *s = text; *s;) {
+			if (!word_char(*s)) {
+				s++;
+				continue;
+			}
+			for (size_t k = p->by_byte[(unsigned char)*s]; k; k = p->v[k - 1].next_byte) {
+				const struct phrase *ph = &p->v[k - 1];
+				if (!hit[ph->id] && !strncmp(s, ph->text, ph->len) &&
+				    !word_char(s[ph->len]))
+					hit[ph->id] = true;
+			}
+			s += word_len(s);
+		}
+	} else if (p->first.n) {
 		const char *s = text;
 		while (*s) {
 			if (!word_char(*s)) {

@@ -18,6 +18,7 @@ struct phrase {
 	size_t len;
 	size_t id;     /* what a hit sets: hit[id] */
 	size_t next;   /* the next phrase with the same first word; SIZE_MAX ends */
+	size_t next_byte; /* the next with the same first byte, + 1; 0 ends */
 };
 
 struct phrase_set {
@@ -27,12 +28,14 @@ struct phrase_set {
 	size_t *odd;        /* phrases not starting with a letter or digit, or
 			     * with a very long first word: searched for */
 	size_t nodd, capodd;
+	size_t by_byte[256]; /* first byte -> its first phrase (as for first), + 1 */
 };
 
-#define PHRASE_SET_INIT {NULL, 0, 0, HASH_INIT, NULL, 0, 0}
+#define PHRASE_SET_INIT {NULL, 0, 0, HASH_INIT, NULL, 0, 0, {0}}
 
-/* From this many phrases on, a text is matched in one pass; below, each
- * phrase is searched for (faster for a few). Either finds the same. */
+/* From this many phrases on, a text's words are looked up in the table of
+ * first words; below, each word start is compared with the few phrases that
+ * begin with its byte (no hashing). Either finds the same. */
 #define PHRASES_ONE_PASS 64
 
 /* Add phrase (copied) with its id; an empty phrase matches nothing. */
