@@ -76,6 +76,36 @@ void buf_printf(struct buf *b, const char *fmt, ...)
 	b->n += (size_t)n;
 }
 
+/* The length of p's first run of bytes that an escaper leaves as they are:
+ * none of marks[0..nmarks) (at most five) nor, with controls, a byte below
+ * 0x20. Sixteen bytes at a time where SSE2 is there (x86-64 always), as
+ * most text has none; table (the same bytes marked) for the tail. Inlined
+ * into each escaper, where its arguments are constants. */
+static inline size_t unescaped_run(const char *p, size_t n, const unsigned char table[256],
+				   const char *marks, size_t nmarks, bool controls)
+{
+	size_t i = 0;
+#ifdef __SSE2__
+	__m128i want[5];
+	for (size_t k = 0; k < nmarks && k < 5; k++)
+		want[k] = _mm_set1_epi8(marks[k]);
+	const __m128i ctl = _mm_set1_epi8(0x1f);
+	for (; i + 16 <= n; i += 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + i));
+		/* a control byte: unsigned v <= 0x1f, so min(v, 0x1f) == v */
+		__m128i m = controls ? _mm_cmpeq_epi8(_mm_min_epu8(v, ctl), v) : _mm_setzero_si128();
+		for (size_t k = 0; k < nmarks && k < 5; k++)
+			m = _mm_or_si128(m, _mm_cmpeq_epi8(v, want[k]));
+		unsigned mask = (unsigned)_mm_movemask_epi8(m);
+		if (mask)
+			return i + (size_t)__builtin_ctz(mask);
+	}
+#endif
+	while (i < n && !table[(unsigned char)p[i]] && (!controls || (unsigned char)p[i] >= 0x20))
+		i++;
+	return i;
+}
+
 /* The characters HTML text and attributes escape: a table, as the byte loop
  * below is the renderer's innermost one. */
 static const unsigned char html_special[256] = {['&'] = 1, ['<'] = 2, ['>'] = 3, ['"'] = 4,
@@ -83,36 +113,11 @@ static const unsigned char html_special[256] = {['&'] = 1, ['<'] = 2, ['>'] = 3,
 static const char *const html_rep[] = {NULL, "&amp;", "&lt;", "&gt;", "&quot;", "&#39;"};
 static const unsigned char html_replen[] = {0, 5, 4, 4, 6, 5};
 
-/* The length of p's first run without an HTML special byte: sixteen bytes
- * at a time where SSE2 is there (x86-64 always), as most text has none. */
-static size_t html_plain_run(const char *p, size_t n)
-{
-	size_t i = 0;
-#ifdef __SSE2__
-	const __m128i amp = _mm_set1_epi8('&'), lt = _mm_set1_epi8('<'),
-		      gt = _mm_set1_epi8('>'), quot = _mm_set1_epi8('"'),
-		      apos = _mm_set1_epi8('\'');
-	for (; i + 16 <= n; i += 16) {
-		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + i));
-		__m128i m = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, amp), _mm_cmpeq_epi8(v, lt)),
-					 _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, gt),
-								   _mm_cmpeq_epi8(v, quot)),
-						      _mm_cmpeq_epi8(v, apos)));
-		unsigned mask = (unsigned)_mm_movemask_epi8(m);
-		if (mask)
-			return i + (size_t)__builtin_ctz(mask);
-	}
-#endif
-	while (i < n && !html_special[(unsigned char)p[i]])
-		i++;
-	return i;
-}
-
 void buf_put_html(struct buf *b, const char *p, size_t n)
 {
 	buf_grow(b, n);
 	for (size_t at = 0;;) {
-		size_t run = html_plain_run(p + at, n - at);
+		size_t run = unescaped_run(p + at, n - at, html_special, "&<>\"'", 5, false);
 		buf_put(b, p + at, run);
 		at += run;
 		if (at == n)
@@ -132,37 +137,11 @@ void buf_puts_html(struct buf *b, const char *s)
 static const unsigned char json_special[256] = {['"'] = 1, ['\\'] = 1, ['<'] = 1, ['>'] = 1,
 					       ['&'] = 1};
 
-/* The length of p's first run without a byte JSON escapes (as above). */
-static size_t json_plain_run(const char *p, size_t n)
-{
-	size_t i = 0;
-#ifdef __SSE2__
-	const __m128i quot = _mm_set1_epi8('"'), bs = _mm_set1_epi8('\\'),
-		      lt = _mm_set1_epi8('<'), gt = _mm_set1_epi8('>'), amp = _mm_set1_epi8('&'),
-		      ctl = _mm_set1_epi8(0x1f);
-	for (; i + 16 <= n; i += 16) {
-		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + i));
-		/* a control byte: unsigned v <= 0x1f, so min(v, 0x1f) == v */
-		__m128i m = _mm_or_si128(_mm_cmpeq_epi8(_mm_min_epu8(v, ctl), v),
-					 _mm_or_si128(_mm_cmpeq_epi8(v, quot), _mm_cmpeq_epi8(v, bs)));
-		m = _mm_or_si128(m, _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, lt),
-							      _mm_cmpeq_epi8(v, gt)),
-						 _mm_cmpeq_epi8(v, amp)));
-		unsigned mask = (unsigned)_mm_movemask_epi8(m);
-		if (mask)
-			return i + (size_t)__builtin_ctz(mask);
-	}
-#endif
-	while (i < n && (unsigned char)p[i] >= 0x20 && !json_special[(unsigned char)p[i]])
-		i++;
-	return i;
-}
-
 void buf_put_json(struct buf *b, const char *p, size_t n)
 {
 	buf_grow(b, n);
 	for (size_t at = 0;;) {
-		size_t run = json_plain_run(p + at, n - at);
+		size_t run = unescaped_run(p + at, n - at, json_special, "\"\\<>&", 5, true);
 		buf_put(b, p + at, run);
 		at += run;
 		if (at == n)
