@@ -396,7 +396,6 @@ static void resource_record(const struct site *s, size_t ri, struct buf *out);
 /* How many of a resource's citations are asked for ahead of its record. */
 #define RECORD_AHEAD_REFS 16
 
-
 static void resources_chunk(void *ctx, size_t ci)
 {
 	struct json_chunks *jc = ctx;

@@ -272,7 +272,8 @@ static struct val *resource_item(const struct site *s, size_t ri, const char *ro
  * model_prefetch_refs's stages for the documents the entry names. */
 #define ITEM_STAGES (2 + MODEL_REF_STAGES)
 
-static void prefetch_item(const struct site *s, size_t ri, int stage, bool with_cites)
+static void prefetch_item(const struct site *s, size_t ri, int stage, bool with_cites,
+			  bool cites_unless_page)
 {
 	const struct resource *r = &s->res[ri];
 	if (stage == 0) {
@@ -287,7 +288,8 @@ static void prefetch_item(const struct site *s, size_t ri, int stage, bool with_
 		__builtin_prefetch(r->refs);
 		return;
 	}
-	if (with_cites)
+	/* the resource asked for two entries back: has_page is there by now */
+	if (cites_unless_page ? !r->has_page : with_cites)
 		model_prefetch_refs(s, r->refs, r->nrefs < VIEW_CITED_IN * 2 ? r->nrefs
 									 : VIEW_CITED_IN * 2,
 				    stage - 2);
@@ -304,8 +306,7 @@ static void prefetch_items(const struct site *s, const struct view_items *items,
 	for (int stage = 0; stage < ITEM_STAGES; stage++) {
 		size_t k = i + ITEM_STAGES - (size_t)stage;
 		if (k < n)
-			prefetch_item(s, order[k], stage,
-				      cites_unless_page ? !s->res[order[k]].has_page : with_cites);
+			prefetch_item(s, order[k], stage, with_cites, cites_unless_page);
 	}
 }
 
