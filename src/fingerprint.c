@@ -552,7 +552,8 @@ static void save_known(const struct fingerprint_cache *c)
 	struct buf b = BUF_INIT;
 	buf_puts(&b, CACHE_MAGIC);
 	unsigned long long n = c->nnow;
-	long long was = stamp_in_place(cfd);
+	/* the stamp read with the entries, or (untrusted, so unread) the file's */
+	long long was = c->old ? c->old_taken_ns : stamp_in_place(cfd);
 	long long stamp = stamp_serves(c, was) ? was : c->taken_ns;
 	buf_put(&b, &stamp, 8);
 	buf_put(&b, &n, 8);

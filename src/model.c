@@ -187,7 +187,8 @@ void model_prefetch_refs(const struct site *s, const struct cite_ref *refs, size
 	}
 }
 
-void model_prefetch_refs_all(const struct site *s, const struct cite_ref *refs, size_t n)
+/* All the stages over refs[0..n), one after another. */
+static void prefetch_refs_all(const struct site *s, const struct cite_ref *refs, size_t n)
 {
 	for (int stage = 0; stage < MODEL_REF_STAGES; stage++)
 		model_prefetch_refs(s, refs, n, stage);
@@ -201,7 +202,7 @@ void model_prefetch_refs_ahead(const struct site *s, const struct cite_ref *refs
 {
 	if (i == 0) {
 		size_t first = REF_STAGE_GAP * MODEL_REF_STAGES;
-		model_prefetch_refs_all(s, refs, n < first ? n : first);
+		prefetch_refs_all(s, refs, n < first ? n : first);
 	}
 	for (int stage = 0; stage < MODEL_REF_STAGES; stage++) {
 		size_t k = i + REF_STAGE_GAP * (size_t)(MODEL_REF_STAGES - stage);

@@ -147,8 +147,6 @@ static inline void model_prefetch_resource(const struct resource *r)
 	__builtin_prefetch((const char *)r + 128);
 	__builtin_prefetch(&r->index_page);
 }
-/* All the stages over refs[0..n), one after another. */
-void model_prefetch_refs_all(const struct site *s, const struct cite_ref *refs, size_t n);
 /* For a loop over refs[0..n), at its citation i: the ones after it, a stage
  * further the further ahead (and at i == 0 the first few whole). */
 void model_prefetch_refs_ahead(const struct site *s, const struct cite_ref *refs, size_t n,
