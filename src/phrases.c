@@ -66,47 +66,37 @@ void phrase_set_add(struct phrase_set *p, const char *phrase, size_t id)
 	}
 }
 
+/* Phrase ph at s, a word start: hit when it stands there as whole words. */
+static void try_phrase(const struct phrase *ph, const char *s, bool *hit)
+{
+	if (!hit[ph->id] && !strncmp(s, ph->text, ph->len) && !word_char(s[ph->len]))
+		hit[ph->id] = true;
+}
+
 void phrase_set_match(const struct phrase_set *p, const char *text, bool *hit)
 {
+	/* a few phrases: each word start against those of its first byte; many:
+	 * the word looked up in the table of first words */
+	bool few = p->n < PHRASES_ONE_PASS;
 	char key[FIRST_MAX + 1];
-	if (p->first.n && p->n < PHRASES_ONE_PASS) {
-		/* a few phrases: each word start against those of its first byte */
-		for (const char *s = text; *s;) {
-			if (!word_char(*s)) {
-				s++;
-				continue;
-			}
-			for (size_t k = p->by_byte[(unsigned char)*s]; k; k = p->v[k - 1].next_byte) {
-				const struct phrase *ph = &p->v[k - 1];
-				if (!hit[ph->id] && !strncmp(s, ph->text, ph->len) &&
-				    !word_char(s[ph->len]))
-					hit[ph->id] = true;
-			}
-			s += word_len(s);
+	for (const char *s = text; p->first.n && *s;) {
+		if (!word_char(*s)) {
+			s++;
+			continue;
 		}
-	} else if (p->first.n) {
-		const char *s = text;
-		while (*s) {
-			if (!word_char(*s)) {
-				s++;
-				continue;
-			}
-			/* a word starts here (what precedes it is no letter or digit) */
-			size_t wl = word_len(s);
-			size_t k;
-			if (wl <= FIRST_MAX) {
-				memcpy(key, s, wl);
-				key[wl] = '\0';
-				if (hash_get(&p->first, key, &k))
-					for (; k != SIZE_MAX; k = p->v[k].next) {
-						const struct phrase *ph = &p->v[k];
-						if (!hit[ph->id] && !strncmp(s, ph->text, ph->len) &&
-						    !word_char(s[ph->len]))
-							hit[ph->id] = true;
-					}
-			}
-			s += wl;
+		/* a word starts here (what precedes it is no letter or digit) */
+		size_t wl = word_len(s), k;
+		if (few) {
+			for (k = p->by_byte[(unsigned char)*s]; k; k = p->v[k - 1].next_byte)
+				try_phrase(&p->v[k - 1], s, hit);
+		} else if (wl <= FIRST_MAX) {
+			memcpy(key, s, wl);
+			key[wl] = '\0';
+			if (hash_get(&p->first, key, &k))
+				for (; k != SIZE_MAX; k = p->v[k].next)
+					try_phrase(&p->v[k], s, hit);
 		}
+		s += wl;
 	}
 	for (size_t i = 0; i < p->nodd; i++) {
 		const struct phrase *ph = &p->v[p->odd[i]];
