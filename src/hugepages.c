@@ -1,6 +1,7 @@
 /* hugepages: re-executing a big site's build with malloc on huge pages (see
  * hugepages.h). */
 #include "hugepages.h"
+#include "buf.h"
 #include "path.h"
 #include "xalloc.h"
 
@@ -38,13 +39,36 @@ bool hugepages_site_is_big(const char *source_dir, unsigned least)
 	return n >= least;
 }
 
+/* What a big site's build asks of malloc: huge pages, and to keep what it
+ * frees (no heap trimmed, no big block handed back by munmap) for the next
+ * allocation, instead of having the kernel zero it again when it is asked
+ * for anew. */
+static const char *const settings[] = {
+	SETTING "=1",
+	"glibc.malloc.mmap_threshold=33554432",  /* glibc's greatest: 32 MiB */
+	"glibc.malloc.trim_threshold=4294967295",
+	"glibc.malloc.top_pad=67108864",
+};
+
 char *hugepages_tunables(const char *existing)
 {
-	if (!existing || !*existing)
-		return xstrdup(SETTING "=1");
-	if (strstr(existing, SETTING))
+	if (existing && strstr(existing, SETTING))
 		return NULL; /* the user's word stands */
-	return xconcat(existing, ":" SETTING "=1", NULL);
+	struct buf b = BUF_INIT;
+	if (existing && *existing)
+		buf_puts(&b, existing);
+	for (size_t i = 0; i < sizeof settings / sizeof *settings; i++) {
+		size_t name = strcspn(settings[i], "=");
+		char *key = xasprintf("%.*s=", (int)name, settings[i]);
+		bool named = existing && strstr(existing, key);
+		free(key);
+		if (named)
+			continue; /* nor is any other setting of the user's changed */
+		if (b.n)
+			buf_putc(&b, ':');
+		buf_puts(&b, settings[i]);
+	}
+	return buf_detach(&b);
 }
 
 void hugepages_for_site(const char *source_dir)

@@ -1,10 +1,12 @@
 /* hugepages: a build of a big site runs with glibc's malloc on transparent
- * huge pages. glibc reads that setting (GLIBC_TUNABLES=glibc.malloc.hugetlb=1)
- * only from the environment, as the process starts, so the command
- * re-executes itself once with it set, before it has done any work. At 1,000
- * and 10,000 documents that takes 3-5 % off a clean build (a third of the page
- * faults); at five documents it costs more than it saves, so small sites are
- * left alone. SSG_HUGEPAGES=0 turns it off. Level 6. */
+ * huge pages, keeping the memory it frees. glibc reads those settings
+ * (GLIBC_TUNABLES=glibc.malloc.hugetlb=1 and the rest) only from the
+ * environment, as the process starts, so the command re-executes itself once
+ * with them set, before it has done any work. At 1,000 and 10,000 documents
+ * huge pages take 3-5 % off a clean build (a third of the page faults), and
+ * keeping freed memory spares the kernel zeroing it again; at five documents
+ * it costs more than it saves, so small sites are left alone. SSG_HUGEPAGES=0
+ * turns it off. Level 6. */
 #ifndef SSG_HUGEPAGES_H
 #define SSG_HUGEPAGES_H
 #include <stdbool.h>
@@ -19,8 +21,9 @@ void hugepages_for_site(const char *source_dir);
  * (one folder read; its subfolders are not counted). */
 bool hugepages_site_is_big(const char *source_dir, unsigned least);
 /* The GLIBC_TUNABLES value to run with, given the one in the environment
- * (NULL: none); NULL when it already says what malloc does with huge pages.
- * The caller frees it. */
+ * (NULL: none): ssg's settings added to it, but for the ones it names; NULL
+ * when it already says what malloc does with huge pages (the user's word, or
+ * the re-executed command's). The caller frees it. */
 char *hugepages_tunables(const char *existing);
 
 #endif

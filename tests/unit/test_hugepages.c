@@ -1,6 +1,7 @@
 /* test_hugepages: when a build re-executes itself with malloc on huge pages.
- * The setting is added to whatever GLIBC_TUNABLES holds, and never where the
- * user has said what malloc does with huge pages; a site is big from a given
+ * The settings are added to whatever GLIBC_TUNABLES holds, but for the ones
+ * it names, and never where the user has said what malloc does with huge
+ * pages; a site is big from a given
  * number of entries in content/, dot files not counted, and a site without
  * content/ is not big. (The re-execution itself: tests/integration/hugepages.sh.) */
 #include "testutil.h"
@@ -11,14 +12,20 @@
 static void test_tunables(void **state)
 {
 	(void)state;
+#define KEEP "glibc.malloc.trim_threshold=4294967295:glibc.malloc.top_pad=67108864"
+#define OURS "glibc.malloc.hugetlb=1:glibc.malloc.mmap_threshold=33554432:" KEEP
 	char *t = hugepages_tunables(NULL);
-	assert_string_equal(t, "glibc.malloc.hugetlb=1");
+	assert_string_equal(t, OURS);
 	free(t);
 	t = hugepages_tunables("");
-	assert_string_equal(t, "glibc.malloc.hugetlb=1");
+	assert_string_equal(t, OURS);
 	free(t);
 	t = hugepages_tunables("glibc.malloc.tcache_count=0");
-	assert_string_equal(t, "glibc.malloc.tcache_count=0:glibc.malloc.hugetlb=1");
+	assert_string_equal(t, "glibc.malloc.tcache_count=0:" OURS);
+	free(t);
+	/* a setting the user gave is left as it is */
+	t = hugepages_tunables("glibc.malloc.mmap_threshold=65536");
+	assert_string_equal(t, "glibc.malloc.mmap_threshold=65536:glibc.malloc.hugetlb=1:" KEEP);
 	free(t);
 	/* the user's word stands, whatever it says */
 	assert_null(hugepages_tunables("glibc.malloc.hugetlb=0"));
