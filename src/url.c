@@ -503,10 +503,39 @@ static char *host_unescape(char *h)
 	return buf_detach(&b);
 }
 
+/* The host of most URLs as url_canonical writes them ("scheme://host" and
+ * then the end, '/', '?' or '#'), read in place when it is already as
+ * host_norm leaves it: lower-case letters, digits, dots and dashes, not
+ * ending in a dot, no "www." to drop, not m.youtube.com. NULL for every
+ * other URL, which the general path takes. */
+static char *plain_host(const char *url)
+{
+	const char *p = url;
+	if (*p < 'a' || *p > 'z')
+		return NULL;
+	while (is_alpha((unsigned char)*p) || is_digit((unsigned char)*p) || *p == '+' ||
+	       *p == '-' || *p == '.')
+		p++;
+	if (strncmp(p, "://", 3))
+		return NULL;
+	const char *h = p + 3, *e = h;
+	while ((*e >= 'a' && *e <= 'z') || is_digit((unsigned char)*e) || *e == '-' || *e == '.')
+		e++;
+	size_t n = (size_t)(e - h);
+	if (!n || e[-1] == '.' || (*e && *e != '/' && *e != '?' && *e != '#'))
+		return NULL;
+	if ((n >= 4 && !memcmp(h, "www.", 4)) || (n == 13 && !memcmp(h, "m.youtube.com", 13)))
+		return NULL;
+	return xstrndup(h, n);
+}
+
 char *url_host(const char *url)
 {
 	if (!url)
 		return NULL;
+	char *plain = plain_host(url);
+	if (plain)
+		return plain;
 	char *s = url_trim(url);
 	struct url_parts u;
 	char *h = url_split(s, &u) ? host_norm(u.host) : NULL;

@@ -241,6 +241,20 @@ static void test_host_and_path(void **state)
 		{"http://[::1]:8080/p", "[::1]", "/p"},
 		{"ftp://Files.example.org/pub/x", "files.example.org", "/pub/x"},
 		{" https://m.youtube.com/watch?v=1", "youtube.com", "/watch"},
+		/* as url_canonical writes them, and the ones like them that a
+		 * quick reading in place must leave to the general path */
+		{"https://ex-ample.co.uk?q#f", "ex-ample.co.uk", "/"},
+		{"https://example.com", "example.com", "/"},
+		{"https://arxiv.org/abs/1706.03762", "arxiv.org", "/abs/1706.03762"},
+		{"https://www.github.com/x", "github.com", "/x"},
+		{"https://www.www.x.org/", "x.org", "/"},
+		{"https://m.youtube.com/watch", "youtube.com", "/watch"},
+		{"https://example.org../a", "example.org", "/a"},
+		{"https://user@example.org/", "example.org", "/"},
+		{"https://example.org:8080/", "example.org", "/"},
+		{"https://a.b\tc.d/", "a.bc.d", "/"},
+		{"https://example.com  ", "example.com", "/"},
+		{"https://ex%41mple.com/", "example.com", "/"},
 	};
 	for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
 		char *h = url_host(cases[k][0]), *p = url_path(cases[k][0]);
