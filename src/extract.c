@@ -7,7 +7,7 @@
 #include "ast.h"
 #include "buf.h"
 #include "path.h"
-#include "url.h"
+#include "url_memo.h"
 #include "xalloc.h"
 
 #include <ctype.h>
@@ -470,7 +470,7 @@ void extract_doc(struct doc *doc)
 			const char *url = cmark_node_get_url(n);
 			if (!url || !*url)
 				continue;
-			char *canonical = url_canonical(url); /* NULL: not absolute http(s) */
+			char *canonical = url_canonical_memo(url); /* NULL: not absolute http(s) */
 			if (canonical) {
 				doc->cites = xgrow(doc->cites, &doc->capcites, doc->ncites + 1,
 						   sizeof *doc->cites);
