@@ -9,10 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Slots of one thread's table; past MEMO_MOST answers it starts again empty
- * (open addressing stays quick below three quarters full). */
-#define MEMO_SLOTS (1u << 16)
-#define MEMO_MOST (MEMO_SLOTS / 4 * 3)
+/* One thread's table starts small (a small site's thread touches a few
+ * pages of it, not 2 MiB) and doubles at three quarters full, up to
+ * MEMO_MOST_SLOTS; full at that size, it starts again empty. */
+#define MEMO_FIRST_SLOTS (1u << 10)
+#define MEMO_MOST_SLOTS (1u << 16)
 
 struct answer {
 	unsigned long long hash; /* of the URL */
@@ -22,26 +23,24 @@ struct answer {
 };
 
 struct memo {
-	struct answer *slots; /* MEMO_SLOTS, url NULL where free */
-	size_t n;
+	struct answer *slots; /* cap of them, url NULL where free */
+	size_t n, cap;        /* cap: a power of two */
 };
 
 static __thread struct memo *mine;
 static pthread_key_t key;
 static pthread_once_t key_once = PTHREAD_ONCE_INIT;
 
-static void drop(struct memo *m)
+static void free_answers(struct memo *m)
 {
-	for (size_t i = 0; i < MEMO_SLOTS; i++)
+	for (size_t i = 0; i < m->cap; i++)
 		free(m->slots[i].url);
-	memset(m->slots, 0, MEMO_SLOTS * sizeof *m->slots);
-	m->n = 0;
 }
 
 static void memo_free(void *p)
 {
 	struct memo *m = p;
-	drop(m);
+	free_answers(m);
 	free(m->slots);
 	free(m);
 }
@@ -55,12 +54,43 @@ static struct memo *memo_of_thread(void)
 		return mine;
 	pthread_once(&key_once, make_key);
 	struct memo *m = xcalloc(1, sizeof *m);
-	m->slots = xcalloc(MEMO_SLOTS, sizeof *m->slots);
+	m->cap = MEMO_FIRST_SLOTS;
+	m->slots = xcalloc(m->cap, sizeof *m->slots);
 	if (pthread_setspecific(key, m)) {
 		memo_free(m);
 		return NULL;
 	}
 	return mine = m;
+}
+
+/* The free slot for hash h (the table has one). */
+static struct answer *free_slot(struct memo *m, unsigned long long h)
+{
+	size_t i = (size_t)h & (m->cap - 1);
+	while (m->slots[i].url)
+		i = (i + 1) & (m->cap - 1);
+	return &m->slots[i];
+}
+
+/* Room for one more answer: the table doubled, or emptied at its largest. */
+static void make_room(struct memo *m)
+{
+	if (m->n < m->cap / 4 * 3)
+		return;
+	if (m->cap == MEMO_MOST_SLOTS) {
+		free_answers(m);
+		memset(m->slots, 0, m->cap * sizeof *m->slots);
+		m->n = 0;
+		return;
+	}
+	struct answer *was = m->slots;
+	size_t cap = m->cap;
+	m->cap *= 2;
+	m->slots = xcalloc(m->cap, sizeof *m->slots);
+	for (size_t i = 0; i < cap; i++)
+		if (was[i].url)
+			*free_slot(m, was[i].hash) = was[i];
+	free(was);
 }
 
 char *url_canonical_memo(const char *url)
@@ -72,18 +102,13 @@ char *url_canonical_memo(const char *url)
 		return url_canonical(url);
 	unsigned long long h = hash_str(url);
 	size_t len = strlen(url);
-	size_t i = (size_t)h & (MEMO_SLOTS - 1);
-	for (; m->slots[i].url; i = (i + 1) & (MEMO_SLOTS - 1)) {
+	for (size_t i = (size_t)h & (m->cap - 1); m->slots[i].url; i = (i + 1) & (m->cap - 1)) {
 		const struct answer *a = &m->slots[i];
 		if (a->hash == h && a->url_len == len && !memcmp(a->url, url, len))
 			return a->canonical ? xstrdup(a->url + len + 1) : NULL;
 	}
 	char *c = url_canonical(url);
-	if (m->n == MEMO_MOST) {
-		drop(m);
-		for (i = (size_t)h & (MEMO_SLOTS - 1); m->slots[i].url; i = (i + 1) & (MEMO_SLOTS - 1))
-			;
-	}
+	make_room(m);
 	size_t cl = c ? strlen(c) : 0;
 	char *both = xmalloc(len + cl + 2);
 	memcpy(both, url, len + 1);
@@ -91,7 +116,7 @@ char *url_canonical_memo(const char *url)
 		memcpy(both + len + 1, c, cl + 1);
 	else
 		both[len + 1] = '\0';
-	m->slots[i] = (struct answer){h, both, len, c != NULL};
+	*free_slot(m, h) = (struct answer){h, both, len, c != NULL};
 	m->n++;
 	return c;
 }

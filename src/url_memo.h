@@ -2,8 +2,8 @@
  * most URLs several times (the 10,000-document benchmark corpus: 210,000
  * links, 59,000 of them distinct), and canonicalising one takes about a
  * microsecond where looking it up takes a tenth of that. Each thread keeps
- * its own table (no locks), dropped whole when full and freed with the
- * thread. Level 3, as url. */
+ * its own table (no locks): small at first, doubled as it fills, dropped
+ * whole when full at its largest, and freed with the thread. Level 3, as url. */
 #ifndef SSG_URL_MEMO_H
 #define SSG_URL_MEMO_H
 
