@@ -85,15 +85,18 @@ static void put_meta(struct buf *b, const struct doc_meta *m)
 }
 
 /* The fields of an entry after its digest; without the body (and what only
- * the body's words give) unless whole. */
-static void put_doc(struct buf *b, const struct doc *d, bool whole)
+ * the body's words give) unless whole. *body_at (when whole): where the
+ * body's bytes start in b, or SIZE_MAX when it has none. */
+static void put_doc(struct buf *b, const struct doc *d, bool whole, size_t *body_at)
 {
 	put_u32(b, (uint32_t)d->format);
 	put_meta(b, &d->meta);
 	put_str(b, d->title);
 	put_str(b, d->description);
-	if (whole)
+	if (whole) {
+		*body_at = d->body ? b->n + 4 : SIZE_MAX; /* after its length */
 		put_str(b, d->body);
+	}
 	put_u32(b, (uint32_t)d->nanchors);
 	for (size_t i = 0; i < d->nanchors; i++)
 		put_doc_str(b, d->anchors[i]);
@@ -141,23 +144,25 @@ static void put_doc(struct buf *b, const struct doc *d, bool whole)
 	}
 }
 
-void doc_cache_put(struct buf *out, const struct doc *d, const unsigned long long digest[2])
+size_t doc_cache_put(struct buf *out, const struct doc *d, const unsigned long long digest[2])
 {
 	struct buf b = BUF_INIT;
 	put_str(&b, d->relpath);
 	put_u64(&b, digest[0]);
 	put_u64(&b, digest[1]);
-	put_doc(&b, d, true);
+	size_t body_at;
+	put_doc(&b, d, true, &body_at);
 	put_u32(out, (uint32_t)b.n);
 	buf_put(out, b.p, b.n);
 	buf_free(&b);
+	return body_at == SIZE_MAX ? SIZE_MAX : 4 + body_at; /* after the entry's length */
 }
 
 bool doc_cache_same_record(const struct doc *a, const struct doc *b)
 {
 	struct buf x = BUF_INIT, y = BUF_INIT;
-	put_doc(&x, a, false);
-	put_doc(&y, b, false);
+	put_doc(&x, a, false, NULL);
+	put_doc(&y, b, false, NULL);
 	bool same = x.n == y.n && !memcmp(x.p, y.p, x.n);
 	buf_free(&x);
 	buf_free(&y);
@@ -423,6 +428,13 @@ struct doc_cache_stream {
 	char tmp[64];
 	struct doc_cache old;  /* the file in place, mapped (data NULL: none) */
 	size_t agreed;         /* its bytes the stream has matched so far */
+	size_t pos;            /* bytes of the new cache so far */
+	struct doc **docs;     /* per entry: the document whose body is to be left */
+	size_t *body_at;       /* and where the body lies: in the entry once put,
+				* in the file once the entry is placed */
+	int old_fd;            /* the file in place, open (-1: none) */
+	int new_fd;            /* the new file, open for reading (-1: none) */
+	bool left_early;       /* bodies were left in the file in place */
 	bool ok;
 	pthread_t thread;
 };
@@ -441,8 +453,10 @@ static void stream_close_old(struct doc_cache_stream *st)
 static void stream_diverge(struct doc_cache_stream *st)
 {
 	unlinkat(st->cfd, st->tmp, 0);
-	int fd = openat(st->cfd, st->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+	int fd = openat(st->cfd, st->tmp, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
 			0644);
+	/* bodies are read back from this very file, whatever its name then */
+	st->new_fd = fd >= 0 ? fcntl(fd, F_DUPFD_CLOEXEC, 3) : -1;
 	st->f = fd >= 0 ? fdopen(fd, "wb") : NULL;
 	if (fd >= 0 && !st->f)
 		close(fd);
@@ -454,6 +468,7 @@ static void stream_diverge(struct doc_cache_stream *st)
 /* Bytes of the new cache, in order. */
 static void stream_put_bytes(struct doc_cache_stream *st, const void *p, size_t n)
 {
+	st->pos += n;
 	if (!st->ok || !n)
 		return;
 	if (!st->f) {
@@ -470,6 +485,14 @@ static void stream_put_bytes(struct doc_cache_stream *st, const void *p, size_t 
 		st->ok = false;
 }
 
+/* d's body is in the cache, body_at bytes in: out of memory. */
+static void leave_body(struct doc *d, size_t body_at)
+{
+	d->body_len = strlen(d->body);
+	d->body_at = (long long)body_at;
+	doc_cache_body_drop(d);
+}
+
 /* Write the entries in order as they come, each freed once written. */
 static void *stream_writer(void *arg)
 {
@@ -478,11 +501,22 @@ static void *stream_writer(void *arg)
 	while (st->next < st->n) {
 		while (!st->ready[st->next])
 			pthread_cond_wait(&st->more, &st->lock);
-		struct buf e = st->entries[st->next];
-		memset(&st->entries[st->next], 0, sizeof e);
-		st->next++;
+		size_t i = st->next++;
+		struct buf e = st->entries[i];
+		memset(&st->entries[i], 0, sizeof e);
+		struct doc *d = st->docs[i];
 		pthread_mutex_unlock(&st->lock);
+		if (d && e.n && st->body_at[i] < e.n)
+			st->body_at[i] += st->pos; /* where it goes in the file */
+		else
+			d = st->docs[i] = NULL;
 		stream_put_bytes(st, e.p, e.n);
+		/* the same bytes as the file in place: the body is there already */
+		if (d && st->ok && !st->f && st->old.data) {
+			leave_body(d, st->body_at[i]);
+			st->docs[i] = NULL;
+			st->left_early = true;
+		}
 		buf_free(&e);
 		pthread_mutex_lock(&st->lock);
 	}
@@ -499,15 +533,22 @@ struct doc_cache_stream *doc_cache_stream_begin(const char *source_dir, const ch
 	remove_dead_temps(cfd);
 	struct doc_cache_stream *st = xcalloc(1, sizeof *st);
 	st->cfd = cfd;
+	st->new_fd = -1;
 	snprintf(st->tmp, sizeof st->tmp, "%s.%ld.tmp", DOC_CACHE_NAME, (long)getpid());
 	st->ok = true;
 	map_cache(source_dir, &st->old);
+	/* bodies left in it early are read back from it, should the stream fail */
+	st->old_fd = st->old.data ? fcntl(st->old.fd, F_DUPFD_CLOEXEC, 3) : -1;
 	char head[sizeof MAGIC + 33]; /* MAGIC, the env's 32 digits, a newline */
 	int hn = snprintf(head, sizeof head, MAGIC "%.32s\n", env);
 	stream_put_bytes(st, head, hn > 0 && (size_t)hn < sizeof head ? (size_t)hn : 0);
 	if (!st->ok) {
 		if (st->f)
 			fclose(st->f);
+		if (st->new_fd >= 0)
+			close(st->new_fd);
+		if (st->old_fd >= 0)
+			close(st->old_fd);
 		unlinkat(cfd, st->tmp, 0);
 		stream_close_old(st);
 		close(cfd);
@@ -515,6 +556,8 @@ struct doc_cache_stream *doc_cache_stream_begin(const char *source_dir, const ch
 		return NULL;
 	}
 	st->n = n;
+	st->docs = xcalloc(n + 1, sizeof *st->docs);
+	st->body_at = xcalloc(n + 1, sizeof *st->body_at);
 	st->entries = xcalloc(n + 1, sizeof *st->entries);
 	st->ready = xcalloc(n + 1, sizeof *st->ready);
 	pthread_mutex_init(&st->lock, NULL);
@@ -527,9 +570,12 @@ struct doc_cache_stream *doc_cache_stream_begin(const char *source_dir, const ch
 	return st;
 }
 
-void doc_cache_stream_put(struct doc_cache_stream *st, size_t i, struct buf *entry)
+void doc_cache_stream_put(struct doc_cache_stream *st, size_t i, struct buf *entry,
+			  struct doc *d, size_t body_at)
 {
 	pthread_mutex_lock(&st->lock);
+	st->docs[i] = d && d->body && body_at != SIZE_MAX ? d : NULL;
+	st->body_at[i] = body_at;
 	st->entries[i] = *entry;
 	memset(entry, 0, sizeof *entry);
 	st->ready[i] = true;
@@ -538,8 +584,9 @@ void doc_cache_stream_put(struct doc_cache_stream *st, size_t i, struct buf *ent
 	pthread_mutex_unlock(&st->lock);
 }
 
-int doc_cache_stream_end(struct doc_cache_stream *st)
+int doc_cache_stream_end(struct doc_cache_stream *st, int *bodies_fd)
 {
+	*bodies_fd = 0;
 	if (!st)
 		return -1;
 	if (!pthread_equal(st->thread, pthread_self()))
@@ -556,6 +603,27 @@ int doc_cache_stream_end(struct doc_cache_stream *st)
 		unlinkat(st->cfd, st->tmp, 0);
 		ok = false;
 	}
+	/* the bodies left early lie in the file in place, and in the new one
+	 * (which starts with the bytes that agreed); the others in the new one
+	 * only, so they are left now that it is in place */
+	int whole = ok ? (same ? st->old_fd : st->new_fd) : -1; /* holds every entry */
+	int fd = whole > 2 ? whole : st->left_early ? st->old_fd : -1;
+	bool left = st->left_early;
+	for (size_t i = 0; whole > 2 && i < st->n; i++)
+		if (st->docs[i]) {
+			leave_body(st->docs[i], st->body_at[i]);
+			left = true;
+		}
+	if (st->new_fd >= 0 && st->new_fd != fd)
+		close(st->new_fd);
+	if (st->old_fd >= 0 && st->old_fd != fd)
+		close(st->old_fd);
+	if (fd > 2 && left)
+		*bodies_fd = fd;
+	else if (fd >= 0)
+		close(fd);
+	free(st->docs);
+	free(st->body_at);
 	stream_close_old(st);
 	close(st->cfd);
 	for (size_t i = 0; i < st->n; i++)
@@ -963,6 +1031,13 @@ void doc_cache_free(struct doc_cache *c)
 	}
 	memset(c, 0, sizeof *c);
 	c->fd = -1;
+}
+
+void doc_cache_body_drop(struct doc *d)
+{
+	free(d->body);
+	d->body = NULL;
+	d->body_in_cache = true;
 }
 
 const char *doc_cache_body(struct doc *d, int fd)

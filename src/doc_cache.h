@@ -57,12 +57,17 @@ void doc_cache_load(struct doc_cache *c, const char *source_dir, const char env[
 bool doc_cache_get(const struct doc_cache *c, const char *relpath,
 		   const unsigned long long digest[2], struct doc *d);
 void doc_cache_free(struct doc_cache *c);
-/* d's body, read from fd (the document cache as it was loaded) when it was
+/* d's body, read from fd (the document cache it was left in) when it was
  * left there; NULL when it cannot be read. Thread-safe for distinct docs. */
 const char *doc_cache_body(struct doc *d, int fd);
+/* Leave d's body in the file again once its page is made (it was left there,
+ * and doc_cache_body read it back): a site's bodies do not pile up in memory
+ * while its pages are rendered. */
+void doc_cache_body_drop(struct doc *d);
 
-/* Append d's entry (as read, before the model touches it) to out. */
-void doc_cache_put(struct buf *out, const struct doc *d, const unsigned long long digest[2]);
+/* Append d's entry (as read, before the model touches it) to out. Returns
+ * where the body's bytes lie from the start of the entry (SIZE_MAX: none). */
+size_t doc_cache_put(struct buf *out, const struct doc *d, const unsigned long long digest[2]);
 /* Whether two versions of a document have the same record: what the rest
  * of the site may see of them, which is their entry without the body (and
  * without what the body alone gives: the word count and the digest). Two
@@ -81,11 +86,22 @@ int doc_cache_update(const struct doc_cache *c, const char *source_dir, const ch
  * entries is put once (an empty one for a document with none), in any order,
  * from any thread; a thread of the stream writes them in order and frees
  * them, so they never pile up in memory. NULL when the cache cannot be
- * written. stream_end waits for the writer and puts the file in place. */
+ * written. stream_end waits for the writer and puts the file in place.
+ *
+ * The documents' bodies go the same way. Given the document d whose entry it
+ * is (and where its body lies in the entry, body_at, as doc_cache_put said),
+ * the stream leaves the body in the file (doc.body_in_cache, freed from
+ * memory) once the file is sure to hold it: as soon as the entry is found to
+ * be the same as in the file in place, else when the stream ends with the new
+ * file in place. From the put to stream_end, d is the stream's. */
 struct doc_cache_stream;
 struct doc_cache_stream *doc_cache_stream_begin(const char *source_dir, const char env[33],
 						size_t n);
-void doc_cache_stream_put(struct doc_cache_stream *st, size_t i, struct buf *entry);
-int doc_cache_stream_end(struct doc_cache_stream *st);
+void doc_cache_stream_put(struct doc_cache_stream *st, size_t i, struct buf *entry,
+			  struct doc *d, size_t body_at);
+/* 0 when the new cache is in place. *bodies_fd: a descriptor (above 2) of
+ * the file the bodies were left in, for doc_cache_body; 0 when none was left
+ * (the others stay in memory). The caller closes it. */
+int doc_cache_stream_end(struct doc_cache_stream *st, int *bodies_fd);
 
 #endif

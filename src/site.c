@@ -515,7 +515,9 @@ static void render_one(void *ctx, size_t i)
 		page_inputs_doc(&j->inputs, s, t->index, t->inputs);
 		if (keep_by_inputs(j, t, path))
 			break;
-		const char *raw = doc_cache_body(&s->docs[t->index], s->body_fd);
+		struct doc *doc = &s->docs[t->index];
+		bool left = doc->body_in_cache; /* read back, and left there again after */
+		const char *raw = doc_cache_body(doc, s->body_fd);
 		if (!raw) {
 			pthread_mutex_lock(&j->lock);
 			diag_add(j->d, SEV_ERROR, s->docs[t->index].shown, 0, 0,
@@ -531,6 +533,8 @@ static void render_one(void *ctx, size_t i)
 		emit(j, t, "doc", v, path, val_get(val_get(v, "doc"), "body"));
 		free(body);
 		free(root);
+		if (left)
+			doc_cache_body_drop(doc);
 		break;
 	}
 	case PAGE_TOPIC:

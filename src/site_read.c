@@ -1,7 +1,8 @@
 /* site_read: the reading phase of a build (see site.h): every document read,
  * parsed, extracted and rendered to its body on the build's threads, or
  * taken from the document cache when its bytes are unchanged; the cache
- * brought up to date; git's dates fetched meanwhile. Level 5. */
+ * brought up to date, the bodies left in it (read back by their pages);
+ * git's dates fetched meanwhile. Level 5. */
 #include "site_read.h"
 #include "ast.h"
 #include "doc_cache.h"
@@ -18,6 +19,7 @@
 
 #include <pthread.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -85,7 +87,8 @@ static bool known_digest(const struct read_job *j, const char *shown, unsigned l
 	return j->digests && file_digests_get(j->digests, shown, out);
 }
 
-static void read_doc(struct read_job *j, size_t i, struct buf *entry)
+/* Returns where the body lies in its entry (SIZE_MAX: no entry or body). */
+static size_t read_doc(struct read_job *j, size_t i, struct buf *entry)
 {
 	struct site *s = j->s;
 	struct doc *d = &s->docs[i];
@@ -104,7 +107,7 @@ static void read_doc(struct read_job *j, size_t i, struct buf *entry)
 		pthread_mutex_lock(&j->lock);
 		j->hits++;
 		pthread_mutex_unlock(&j->lock);
-		return;
+		return SIZE_MAX;
 	}
 	struct source src;
 	/* the tree lives in an arena of its own, unless check keeps it */
@@ -114,7 +117,7 @@ static void read_doc(struct read_job *j, size_t i, struct buf *entry)
 	if (rc) {
 		source_free(&src);
 		ast_arena_end(arena);
-		return;
+		return SIZE_MAX;
 	}
 	if (j->learned) /* d->shown is the path the fingerprint walk names it by */
 		fingerprint_learned_add(j->learned, d->shown, &src.st, src.digest);
@@ -156,23 +159,23 @@ static void read_doc(struct read_job *j, size_t i, struct buf *entry)
 	}
 	ast_arena_end(arena);
 	d->ok = true;
-	if (entry)
-		doc_cache_put(entry, d, digest);
+	return entry ? doc_cache_put(entry, d, digest) : SIZE_MAX;
 }
 
 static void read_one(void *ctx, size_t i)
 {
 	struct read_job *j = ctx;
 	struct buf entry = BUF_INIT;
-	read_doc(j, i, j->entries || j->stream ? &entry : NULL);
+	size_t body_at = read_doc(j, i, j->entries || j->stream ? &entry : NULL);
 	/* the merge's hash of each URL, taken here while the strings are warm
 	 * and on every thread, not in the serial merge */
 	struct doc *d = &j->s->docs[i];
 	for (size_t k = 0; k < d->ncites; k++)
 		if (d->cites[k].canonical)
 			d->cites[k].canon_hash = hash_str(d->cites[k].canonical);
+	/* every document, once; its body left in the file once it is there */
 	if (j->stream)
-		doc_cache_stream_put(j->stream, i, &entry); /* every document, once */
+		doc_cache_stream_put(j->stream, i, &entry, d, body_at);
 	else if (j->entries)
 		j->entries[i] = entry;
 	else
@@ -302,8 +305,13 @@ void site_read_documents(struct site *s, const struct build_opts *o, const char 
 		start_cache_update(s, &cache, env, rels, job.entries, ndocs);
 	else
 		doc_cache_free(&cache);
-	if (job.stream)
-		doc_cache_stream_end(job.stream);
+	if (job.stream) {
+		/* the bodies were left in the file: pages read them back */
+		int fd;
+		doc_cache_stream_end(job.stream, &fd);
+		if (fd > 2)
+			s->body_fd = fd;
+	}
 	s->cached_docs = job.hits;
 	pthread_mutex_destroy(&job.lock);
 }

@@ -306,6 +306,7 @@ struct put_job {
 	struct doc_cache_stream *st;
 	size_t from, step, n;
 	size_t changed; /* the document whose body differs (n: none) */
+	struct doc *docs; /* the documents, whose bodies the stream leaves in the file */
 };
 
 /* Two versions of a document have the same record exactly when all that the
@@ -348,42 +349,110 @@ static void test_record(void **state)
 	doc_free(&a);
 }
 
+#define SAMPLE_BODY "<p>Body with a \x1emarker\x1f</p>\n"
+#define OTHER_BODY "<p>Another body</p>\n"
+
 static void *put_some(void *arg)
 {
 	struct put_job *pj = arg;
 	for (size_t k = pj->from; k < pj->n; k += pj->step) {
 		size_t i = pj->n - 1 - k; /* backwards: the writer waits for the first */
-		struct doc d;
-		sample_doc(&d);
-		free(d.relpath);
-		d.relpath = xasprintf("doc%zu.md", i);
+		struct doc *d = &pj->docs[i];
+		sample_doc(d);
+		free(d->relpath);
+		d->relpath = xasprintf("doc%zu.md", i);
 		if (i == pj->changed) {
-			free(d.body);
-			d.body = xstrdup("<p>Another body</p>\n");
+			free(d->body);
+			d->body = xstrdup(OTHER_BODY);
 		}
 		struct buf e = BUF_INIT;
 		unsigned long long dg[2] = {i, i};
+		size_t body_at = SIZE_MAX;
 		if (i % 7) /* every seventh has no entry */
-			doc_cache_put(&e, &d, dg);
-		doc_cache_stream_put(pj->st, i, &e);
-		doc_free(&d);
+			body_at = doc_cache_put(&e, d, dg);
+		doc_cache_stream_put(pj->st, i, &e, d, body_at);
 	}
 	return NULL;
 }
 
+/* The stream's documents once it ended: when it put its file in place
+ * (all_left), every document with an entry has its body in the file, read
+ * back through fd as it was; otherwise each body is in the file (read back)
+ * or still in memory. Returns how many were in the file; frees them. */
+static size_t check_bodies(struct doc *docs, size_t n, size_t changed, int fd, bool all_left)
+{
+	size_t left = 0;
+	for (size_t i = 0; i < n; i++) {
+		struct doc *d = &docs[i];
+		const char *want = i == changed ? OTHER_BODY : SAMPLE_BODY;
+		if (i % 7 && all_left)
+			assert_true(d->body_in_cache);
+		if (d->body_in_cache) {
+			assert_true(fd > 2);
+			assert_null(d->body);
+			assert_string_equal(doc_cache_body(d, fd), want);
+			/* left there again, and read back again */
+			doc_cache_body_drop(d);
+			assert_null(d->body);
+			assert_string_equal(doc_cache_body(d, fd), want);
+			left++;
+		} else
+			assert_string_equal(d->body, want);
+		doc_free(d);
+	}
+	free(docs);
+	if (fd > 2)
+		close(fd);
+	return left;
+}
+
 /* Stream n documents into dir's cache from two threads; the one numbered
- * changed gets another body. */
+ * changed gets another body. Every body is then checked (check_bodies). */
 static int stream_docs(const char *dir, size_t n, size_t changed)
 {
 	struct doc_cache_stream *st = doc_cache_stream_begin(dir, ENV, n);
 	assert_non_null(st);
-	struct put_job a = {st, 0, 2, n, changed}, b = {st, 1, 2, n, changed};
+	struct doc *docs = xcalloc(n + 1, sizeof *docs);
+	struct put_job a = {st, 0, 2, n, changed, docs}, b = {st, 1, 2, n, changed, docs};
 	pthread_t ta, tb;
 	assert_int_equal(pthread_create(&ta, NULL, put_some, &a), 0);
 	assert_int_equal(pthread_create(&tb, NULL, put_some, &b), 0);
 	pthread_join(ta, NULL);
 	pthread_join(tb, NULL);
-	return doc_cache_stream_end(st);
+	int fd;
+	int rc = doc_cache_stream_end(st, &fd);
+	assert_int_equal(rc, 0);
+	assert_int_equal(check_bodies(docs, n, changed, fd, true), n - (n + 6) / 7);
+	return rc;
+}
+
+/* A stream that cannot write its new file (its temporary name is taken) has
+ * left the bodies that agreed with the file in place there, and keeps the
+ * others in memory. */
+static void test_stream_fails(void **state)
+{
+	(void)state;
+	char dir[64];
+	strcpy(dir, "/tmp/ssg-docstream-XXXXXX");
+	assert_non_null(mkdtemp(dir));
+	size_t n = 300, changed = 150;
+	assert_int_equal(stream_docs(dir, n, n), 0);
+	struct doc_cache_stream *st = doc_cache_stream_begin(dir, ENV, n);
+	assert_non_null(st);
+	char *tmp = xasprintf("%s/.ssg-cache/documents.bin.%ld.tmp", dir, (long)getpid());
+	assert_int_equal(mkdir(tmp, 0755), 0);
+	struct doc *docs = xcalloc(n + 1, sizeof *docs);
+	struct put_job a = {st, 0, 1, n, changed, docs};
+	put_some(&a);
+	int fd;
+	assert_int_equal(doc_cache_stream_end(st, &fd), -1);
+	/* the documents before the one that differs, less every seventh */
+	assert_int_equal(check_bodies(docs, n, changed, fd, false), changed - (changed + 6) / 7);
+	assert_int_equal(rmdir(tmp), 0);
+	free(tmp);
+	char *file = xasprintf("%s/.ssg-cache/documents.bin", dir);
+	remove_cache(file, dir);
+	free(file);
 }
 
 static void test_stream(void **state)
@@ -599,6 +668,7 @@ int main(void)
 		cmocka_unit_test(test_update),
 		cmocka_unit_test(test_stream),
 		cmocka_unit_test(test_stream_same_bytes),
+		cmocka_unit_test(test_stream_fails),
 		cmocka_unit_test(test_record),
 		cmocka_unit_test(test_index),
 	};
