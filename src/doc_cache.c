@@ -432,6 +432,7 @@ struct doc_cache_stream {
 	struct doc **docs;     /* per entry: the document whose body is to be left */
 	size_t *body_at;       /* and where the body lies: in the entry once put,
 				* in the file once the entry is placed */
+	uint32_t *body_len;    /* and its length, as the entry gives it */
 	int old_fd;            /* the file in place, open (-1: none) */
 	int new_fd;            /* the new file, open for reading (-1: none) */
 	bool left_early;       /* bodies were left in the file in place */
@@ -485,10 +486,10 @@ static void stream_put_bytes(struct doc_cache_stream *st, const void *p, size_t 
 		st->ok = false;
 }
 
-/* d's body is in the cache, body_at bytes in: out of memory. */
-static void leave_body(struct doc *d, size_t body_at)
+/* d's body is in the cache, its len bytes body_at bytes in: out of memory. */
+static void leave_body(struct doc *d, size_t body_at, size_t len)
 {
-	d->body_len = strlen(d->body);
+	d->body_len = len;
 	d->body_at = (long long)body_at;
 	doc_cache_body_drop(d);
 }
@@ -506,14 +507,18 @@ static void *stream_writer(void *arg)
 		memset(&st->entries[i], 0, sizeof e);
 		struct doc *d = st->docs[i];
 		pthread_mutex_unlock(&st->lock);
-		if (d && e.n && st->body_at[i] < e.n)
+		if (d && st->body_at[i] >= 4 && st->body_at[i] < e.n) {
+			/* its length, just before it (put_str) */
+			const unsigned char *l = (const unsigned char *)e.p + st->body_at[i] - 4;
+			st->body_len[i] = (uint32_t)l[0] | (uint32_t)l[1] << 8 |
+					  (uint32_t)l[2] << 16 | (uint32_t)l[3] << 24;
 			st->body_at[i] += st->pos; /* where it goes in the file */
-		else
+		} else
 			d = st->docs[i] = NULL;
 		stream_put_bytes(st, e.p, e.n);
 		/* the same bytes as the file in place: the body is there already */
 		if (d && st->ok && !st->f && st->old.data) {
-			leave_body(d, st->body_at[i]);
+			leave_body(d, st->body_at[i], st->body_len[i]);
 			st->docs[i] = NULL;
 			st->left_early = true;
 		}
@@ -558,6 +563,7 @@ struct doc_cache_stream *doc_cache_stream_begin(const char *source_dir, const ch
 	st->n = n;
 	st->docs = xcalloc(n + 1, sizeof *st->docs);
 	st->body_at = xcalloc(n + 1, sizeof *st->body_at);
+	st->body_len = xcalloc(n + 1, sizeof *st->body_len);
 	st->entries = xcalloc(n + 1, sizeof *st->entries);
 	st->ready = xcalloc(n + 1, sizeof *st->ready);
 	pthread_mutex_init(&st->lock, NULL);
@@ -611,7 +617,7 @@ int doc_cache_stream_end(struct doc_cache_stream *st, int *bodies_fd)
 	bool left = st->left_early;
 	for (size_t i = 0; whole > 2 && i < st->n; i++)
 		if (st->docs[i]) {
-			leave_body(st->docs[i], st->body_at[i]);
+			leave_body(st->docs[i], st->body_at[i], st->body_len[i]);
 			left = true;
 		}
 	if (st->new_fd >= 0 && st->new_fd != fd)
@@ -624,6 +630,7 @@ int doc_cache_stream_end(struct doc_cache_stream *st, int *bodies_fd)
 		close(fd);
 	free(st->docs);
 	free(st->body_at);
+	free(st->body_len);
 	stream_close_old(st);
 	close(st->cfd);
 	for (size_t i = 0; i < st->n; i++)
