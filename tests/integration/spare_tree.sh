@@ -5,7 +5,9 @@
 # replaced by a folder and back) each incremental build must equal a clean
 # single-threaded build, and bringing the spare up to date must never touch
 # the site in place: after each build, the new spare (the site that was in
-# place) holds exactly the files and bytes it held while it was live.
+# place) holds exactly the files and bytes it held while it was live. A file
+# of the spare no site shares is written over where it lies; one with
+# another link never is.
 set -eu
 d=$(mktemp -d)
 trap 'rm -rf "$d"' EXIT
@@ -93,5 +95,26 @@ rm -rf "$d/clean"
 diff -r -x '.ssg-*' "$d/clean" "$d/out" > "$d/diff" ||
 	{ echo "a damaged spare leaked into the site"; head "$d/diff"; exit 1; }
 [ -z "$(find "$d/out" -type l)" ] || { echo "a symlink of the spare is in the site"; exit 1; }
+# a file of the spare that no site shares is written over where it lies
+# (its inode taken again, not freed and made anew); one that has another
+# link is never written into
+printf '\n\nAnd `another <https://example.org/another>`_.\n' >> "$d/content/cuda-basics.rst"
+"$SSG" build -q -s "$d" -o "$d/out" 2>/dev/null
+was=$(stat -c %i "$spare/resources.json")
+[ "$(stat -c %h "$spare/resources.json")" = 1 ] || { echo "the spare's resources.json is shared"; exit 1; }
+printf '\n\nAnd `one more <https://example.org/one-more-again>`_.\n' >> "$d/content/cuda-basics.rst"
+"$SSG" build -q -s "$d" -o "$d/out" 2>/dev/null
+[ "$(stat -c %i "$d/out/resources.json")" = "$was" ] ||
+	{ echo "resources.json was not written over where it lay in the spare"; exit 1; }
+echo precious > "$d/outside/linked.json"
+rm -f "$spare/resources.json" && ln "$d/outside/linked.json" "$spare/resources.json"
+printf '\n\nAnd `a third <https://example.org/third>`_.\n' >> "$d/content/cuda-basics.rst"
+"$SSG" build -q -s "$d" -o "$d/out" 2>/dev/null
+[ "$(cat "$d/outside/linked.json")" = precious ] ||
+	{ echo "a file with another link, in the spare, was written over"; exit 1; }
+rm -rf "$d/clean"
+"$SSG" build -q --force -j 1 -s "$d" -o "$d/clean" 2>/dev/null
+diff -r -x '.ssg-*' "$d/clean" "$d/out" > "$d/diff" ||
+	{ echo "a file written over in the spare differs from a clean build"; head "$d/diff"; exit 1; }
 [ "$checked" -ge 6 ] || { echo "only $checked swaps were checked"; exit 1; }
 echo "spare_tree: ok ($step steps, $checked swaps checked)"
