@@ -9,9 +9,11 @@
  * The site that a swap takes out is not deleted: it is kept beside the output
  * as .<name>.ssg-spare and becomes the next build's staging folder. Its files
  * are mostly the very inodes of the site in place (hard links), so bringing
- * it up to date costs only what changed: a file is rewritten under a new
- * inode (never in place), relinked where its inode differs from the site's,
- * and removed where the new site lacks it. Nothing about the spare is
+ * it up to date costs only what changed: a changed file is written over the
+ * spare's file where that one has no other link (no site shares it), else
+ * under a new inode (never into a shared one); a file is relinked where its
+ * inode differs from the site's, and removed where the new site lacks it.
+ * Nothing about the spare is
  * trusted: its listing (taken on a thread of its own from output_begin on,
  * while the build reads and models) must be whole and free of symlinks
  * before anything is written into it, and a file is kept from it only when
