@@ -33,6 +33,12 @@ static const char *entry_of(const struct doc_cache *c, const char *relpath, size
 
 /* ---- writing ------------------------------------------------------------------- */
 
+/* A little-endian 32-bit word, as put_u32 writes it. */
+static uint32_t le32(const unsigned char *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
 static void put_u32(struct buf *b, uint32_t v)
 {
 	unsigned char x[4] = {(unsigned char)v, (unsigned char)(v >> 8), (unsigned char)(v >> 16),
@@ -509,9 +515,7 @@ static void *stream_writer(void *arg)
 		pthread_mutex_unlock(&st->lock);
 		if (d && st->body_at[i] >= 4 && st->body_at[i] < e.n) {
 			/* its length, just before it (put_str) */
-			const unsigned char *l = (const unsigned char *)e.p + st->body_at[i] - 4;
-			st->body_len[i] = (uint32_t)l[0] | (uint32_t)l[1] << 8 |
-					  (uint32_t)l[2] << 16 | (uint32_t)l[3] << 24;
+			st->body_len[i] = le32((const unsigned char *)e.p + st->body_at[i] - 4);
 			st->body_at[i] += st->pos; /* where it goes in the file */
 		} else
 			d = st->docs[i] = NULL;
@@ -659,8 +663,7 @@ static uint32_t get_u32(struct reader *r)
 		r->p = r->end;
 		return 0;
 	}
-	uint32_t v = (uint32_t)r->p[0] | (uint32_t)r->p[1] << 8 | (uint32_t)r->p[2] << 16 |
-		     (uint32_t)r->p[3] << 24;
+	uint32_t v = le32(r->p);
 	r->p += 4;
 	return v;
 }
