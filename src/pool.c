@@ -2,48 +2,86 @@
 #include "pool.h"
 
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <unistd.h>
+
+/* The indices [from, to) of one lane, taken one by one. */
+struct lane {
+	size_t next; /* taken with __atomic_fetch_add */
+	size_t to;
+};
 
 struct job {
 	pool_fn fn;
 	void *ctx;
-	size_t n;
-	size_t next; /* taken with __atomic_fetch_add */
+	struct lane lanes[2];
+	size_t nlanes;
+	size_t started; /* workers so far: each starts on lane started % nlanes */
 };
+
+static bool take(struct lane *l, size_t *i)
+{
+	if (__atomic_load_n(&l->next, __ATOMIC_RELAXED) >= l->to)
+		return false;
+	*i = __atomic_fetch_add(&l->next, 1, __ATOMIC_RELAXED);
+	return *i < l->to;
+}
 
 static void *worker(void *arg)
 {
 	struct job *j = arg;
-	for (;;) {
-		size_t i = __atomic_fetch_add(&j->next, 1, __ATOMIC_RELAXED);
-		if (i >= j->n)
-			return NULL;
-		j->fn(j->ctx, i);
+	size_t first = __atomic_fetch_add(&j->started, 1, __ATOMIC_RELAXED) % j->nlanes;
+	for (size_t k = 0; k < j->nlanes; k++) {
+		struct lane *l = &j->lanes[(first + k) % j->nlanes];
+		size_t i;
+		while (take(l, &i))
+			j->fn(j->ctx, i);
 	}
+	return NULL;
 }
 
-void pool_run(int threads, size_t n, pool_fn fn, void *ctx)
+static void run(struct job *j, int threads, size_t n)
 {
-	struct job j = {fn, ctx, n, 0};
 	if (threads <= 1 || n < 2) {
-		for (size_t i = 0; i < n; i++)
-			fn(ctx, i);
+		for (size_t k = 0; k < j->nlanes; k++)
+			for (size_t i = j->lanes[k].next; i < j->lanes[k].to; i++)
+				j->fn(j->ctx, i);
 		return;
 	}
 	if ((size_t)threads > n)
 		threads = (int)n;
 	pthread_t *t = calloc((size_t)threads, sizeof *t);
 	int started = 0;
+	__atomic_fetch_add(&j->started, 1, __ATOMIC_RELAXED); /* the caller: lane 0 */
 	for (int k = 1; t && k < threads; k++)
-		if (pthread_create(&t[k], NULL, worker, &j) == 0)
+		if (pthread_create(&t[k], NULL, worker, j) == 0)
 			started = k;
 		else
 			break;
-	worker(&j); /* the calling thread works too */
+	/* the calling thread works too, from its own lane */
+	for (size_t k = 0; k < j->nlanes; k++) {
+		size_t i;
+		while (take(&j->lanes[k], &i))
+			j->fn(j->ctx, i);
+	}
 	for (int k = 1; k <= started; k++)
 		pthread_join(t[k], NULL);
 	free(t);
+}
+
+void pool_run(int threads, size_t n, pool_fn fn, void *ctx)
+{
+	struct job j = {fn, ctx, {{0, n}, {n, n}}, 1, 0};
+	run(&j, threads, n);
+}
+
+void pool_run_lanes(int threads, size_t n, size_t split, pool_fn fn, void *ctx)
+{
+	if (split > n)
+		split = n;
+	struct job j = {fn, ctx, {{0, split}, {split, n}}, 2, 0};
+	run(&j, threads, n);
 }
 
 int pool_cpus(void)

@@ -7,6 +7,13 @@
 
 typedef void (*pool_fn)(void *ctx, size_t i);
 void pool_run(int threads, size_t n, pool_fn fn, void *ctx);
+/* The same over two lanes, [0, split) and [split, n): the threads start on
+ * alternate lanes (the caller on the first), each taking its lane's indices
+ * in order and then helping with the other lane. For work whose halves
+ * contend with themselves, not each other: pages made in two folders, which
+ * the kernel lets one thread at a time add to. threads <= 1 runs inline, in
+ * order. */
+void pool_run_lanes(int threads, size_t n, size_t split, pool_fn fn, void *ctx);
 /* Online processors, at least 1. */
 int pool_cpus(void);
 

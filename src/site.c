@@ -927,10 +927,11 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 		j.tpl = render_templates(&ts);
 		size_t k = plan_pages(&s, &j.tasks);
 		/* 18,000 resource pages at 10,000 documents: spread them (output.c) */
-		for (size_t i = 0; i < k; i++)
+		size_t first_resource = k;
+		for (size_t i = 0; i < k && first_resource == k; i++)
 			if (j.tasks[i].kind == PAGE_RESOURCE) {
 				output_folder_of_pages(&out, RESOURCE_FOLDER);
-				break;
+				first_resource = i;
 			}
 		/* compile every template up front: rendering is then lock-free */
 		static const char *names[] = {"doc", "topic", "resource", "home", "resources",
@@ -962,7 +963,11 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 		j.before = &was.pages;
 		j.items_before = &was.items;
 		double t1 = now_ms();
-		pool_run(jobs_of(o), k, render_one, &j);
+		/* the documents' pages and the resources' on separate threads while
+		 * both last: each makes its folders in a folder of its own, where
+		 * on disk each mkdir waits for the last (Orlov's spread, under the
+		 * parent's lock) */
+		pool_run_lanes(jobs_of(o), k, first_resource, render_one, &j);
 		st->render_ms = now_ms() - t1;
 		data_reuse_end(&j, was.data, d);
 		t1 = now_ms();

@@ -1,0 +1,122 @@
+/* test_pool: the work-sharing loop runs every index once, in order on one
+ * thread, and with lanes starts a second thread on the second lane while the
+ * first is still busy with the first. */
+#include "testutil.h"
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <time.h>
+
+#include "pool.h"
+
+enum { MAXN = 5000 };
+
+struct counts {
+	int runs[MAXN];
+	size_t order[MAXN];
+	size_t done; /* with one thread: the order indices ran in */
+};
+
+static void count(void *ctx, size_t i)
+{
+	struct counts *c = ctx;
+	__atomic_fetch_add(&c->runs[i], 1, __ATOMIC_RELAXED);
+	size_t k = __atomic_fetch_add(&c->done, 1, __ATOMIC_RELAXED);
+	c->order[k] = i;
+}
+
+static void check_each_once(const struct counts *c, size_t n)
+{
+	assert_int_equal(c->done, n);
+	for (size_t i = 0; i < n; i++)
+		assert_int_equal(c->runs[i], 1);
+}
+
+static void test_every_index_once(void **state)
+{
+	(void)state;
+	static const size_t sizes[] = {0, 1, 2, 3, 17, MAXN};
+	for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++)
+		for (int threads = 1; threads <= 4; threads++) {
+			size_t n = sizes[s];
+			struct counts *c = calloc(1, sizeof *c);
+			pool_run(threads, n, count, c);
+			check_each_once(c, n);
+			/* every split, the empty lanes and one past the end too */
+			size_t splits[] = {0, n / 3, n / 2, n, n + 5};
+			for (size_t k = 0; k < sizeof splits / sizeof *splits; k++) {
+				memset(c, 0, sizeof *c);
+				pool_run_lanes(threads, n, splits[k], count, c);
+				check_each_once(c, n);
+			}
+			free(c);
+		}
+}
+
+static void test_one_thread_in_order(void **state)
+{
+	(void)state;
+	struct counts *c = calloc(1, sizeof *c);
+	pool_run_lanes(1, 100, 40, count, c);
+	check_each_once(c, 100);
+	for (size_t i = 0; i < 100; i++)
+		assert_int_equal(c->order[i], i);
+	free(c);
+}
+
+/* Index 0 (the caller's, on the first lane) waits until the second lane's
+ * first index has begun: only another thread can begin it, and one started
+ * on that lane begins there, before any other index of the first lane. */
+struct meeting {
+	size_t split;
+	pthread_t first, second;
+	bool second_begun, timed_out;
+	size_t first_lane_before; /* indices of the first lane begun before it */
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+};
+
+static void meet(void *ctx, size_t i)
+{
+	struct meeting *m = ctx;
+	pthread_mutex_lock(&m->lock);
+	if (i == 0) {
+		m->first = pthread_self();
+		struct timespec until;
+		clock_gettime(CLOCK_REALTIME, &until);
+		until.tv_sec += 10;
+		while (!m->second_begun && !m->timed_out)
+			m->timed_out = pthread_cond_timedwait(&m->cond, &m->lock, &until) != 0;
+	} else if (i == m->split) {
+		m->second = pthread_self();
+		m->second_begun = true;
+		pthread_cond_broadcast(&m->cond);
+	} else if (i < m->split && !m->second_begun)
+		m->first_lane_before++;
+	pthread_mutex_unlock(&m->lock);
+}
+
+static void test_lanes_start_apart(void **state)
+{
+	(void)state;
+	struct meeting m = {.split = 50};
+	pthread_mutex_init(&m.lock, NULL);
+	pthread_cond_init(&m.cond, NULL);
+	pool_run_lanes(2, 100, m.split, meet, &m);
+	assert_false(m.timed_out);
+	assert_true(m.second_begun);
+	assert_false(pthread_equal(m.first, m.second));
+	assert_int_equal(m.first_lane_before, 0);
+	pthread_mutex_destroy(&m.lock);
+	pthread_cond_destroy(&m.cond);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_every_index_once),
+		cmocka_unit_test(test_one_thread_in_order),
+		cmocka_unit_test(test_lanes_start_apart),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
