@@ -28,25 +28,28 @@ static bool take(struct lane *l, size_t *i)
 	return *i < l->to;
 }
 
-static void *worker(void *arg)
+/* Every index left, from lane `first` on, then the others in turn. */
+static void work_from(struct job *j, size_t first)
 {
-	struct job *j = arg;
-	size_t first = __atomic_fetch_add(&j->started, 1, __ATOMIC_RELAXED) % j->nlanes;
 	for (size_t k = 0; k < j->nlanes; k++) {
 		struct lane *l = &j->lanes[(first + k) % j->nlanes];
 		size_t i;
 		while (take(l, &i))
 			j->fn(j->ctx, i);
 	}
+}
+
+static void *worker(void *arg)
+{
+	struct job *j = arg;
+	work_from(j, __atomic_fetch_add(&j->started, 1, __ATOMIC_RELAXED) % j->nlanes);
 	return NULL;
 }
 
 static void run(struct job *j, int threads, size_t n)
 {
 	if (threads <= 1 || n < 2) {
-		for (size_t k = 0; k < j->nlanes; k++)
-			for (size_t i = j->lanes[k].next; i < j->lanes[k].to; i++)
-				j->fn(j->ctx, i);
+		work_from(j, 0); /* in order */
 		return;
 	}
 	if ((size_t)threads > n)
@@ -59,12 +62,7 @@ static void run(struct job *j, int threads, size_t n)
 			started = k;
 		else
 			break;
-	/* the calling thread works too, from its own lane */
-	for (size_t k = 0; k < j->nlanes; k++) {
-		size_t i;
-		while (take(&j->lanes[k], &i))
-			j->fn(j->ctx, i);
-	}
+	work_from(j, 0); /* the calling thread works too, from its own lane */
 	for (int k = 1; k <= started; k++)
 		pthread_join(t[k], NULL);
 	free(t);
