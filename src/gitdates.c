@@ -319,6 +319,128 @@ void gitdates_head(const char *source_dir, struct buf *out)
 	free(content);
 }
 
+/* ---- the dates kept between builds ---------------------------------------
+ * <site>/.ssg-cache/gitdates: "ssg-gitdates 1 <env>\n", the length of the
+ * key and the key itself (what the log answers from, below) and a newline,
+ * then the dates as the log would give them, one "\x01DATE\npath\n" each (read
+ * back by gitdates_parse, which checks every line). */
+
+#define KEPT_DIR ".ssg-cache"
+#define KEPT_NAME "gitdates"
+#define KEPT_MAGIC "ssg-gitdates 1 "
+
+/* Append the file gitdir/name (or a mark that there is none) to key. */
+static void key_file(struct buf *key, const char *gitdir, const char *name)
+{
+	char *f = gitdir ? path_join(gitdir, name) : NULL;
+	char *v = f ? read_small(f) : NULL;
+	buf_printf(key, "%s %zu\n", name, v ? strlen(v) : (size_t)0);
+	if (v)
+		buf_puts(key, v);
+	buf_putc(key, '\n');
+	free(v);
+	free(f);
+}
+
+/* What `git log` in content answers from, when the files git keeps tell it
+ * plainly: the commit checked out, the repository, where content lies, and a
+ * shallow clone's boundary (deepened, the same commit has more history).
+ * NULL when only git can tell (then git runs every time). */
+static char *log_key(const char *content)
+{
+	char *sha;
+	if (read_head(content, &sha) != 0)
+		return NULL;
+	char *gitdir = find_git_dir(content);
+	char *real = realpath(content, NULL);
+	char *common = NULL;
+	if (gitdir) {
+		char *cpath = path_join(gitdir, "commondir");
+		char *cline = read_small(cpath);
+		free(cpath);
+		if (cline)
+			common = cline[0] == '/' ? xstrdup(cline) : path_join(gitdir, cline);
+		free(cline);
+	}
+	struct buf key = BUF_INIT;
+	if (gitdir && real) {
+		buf_printf(&key, "head %s\ngit %s\ncontent %s\n", sha, gitdir, real);
+		key_file(&key, gitdir, "shallow");
+		key_file(&key, common, "shallow");
+		key_file(&key, common ? common : gitdir, "info/grafts");
+	}
+	free(sha);
+	free(gitdir);
+	free(real);
+	free(common);
+	if (!key.n) {
+		buf_free(&key);
+		return NULL;
+	}
+	return buf_detach(&key);
+}
+
+/* The dates kept for key under env, into g; false when there are none. */
+static bool load_kept(struct gitdates *g, const char *source_dir, const char env[33],
+		      const char *key)
+{
+	char *dir = path_join(source_dir, KEPT_DIR);
+	char *file = path_join(dir, KEPT_NAME);
+	free(dir);
+	struct buf b = BUF_INIT;
+	bool ok = buf_read_file(&b, file) == 0;
+	free(file);
+	size_t head = sizeof KEPT_MAGIC - 1, klen = strlen(key);
+	char want[32];
+	int wn = snprintf(want, sizeof want, "%zu\n", klen);
+	ok = ok && b.n >= head + 33 + (size_t)wn + klen + 1 &&
+	     !memcmp(b.p, KEPT_MAGIC, head) && !memcmp(b.p + head, env, 32) &&
+	     b.p[head + 32] == '\n' && !memcmp(b.p + head + 33, want, (size_t)wn) &&
+	     !memcmp(b.p + head + 33 + wn, key, klen) && b.p[head + 33 + wn + klen] == '\n';
+	if (ok) {
+		size_t at = head + 33 + (size_t)wn + klen + 1;
+		gitdates_parse(g, b.p + at, b.n - at);
+	}
+	buf_free(&b);
+	return ok;
+}
+
+static void save_kept(const struct gitdates *g, const char *source_dir, const char env[33],
+		      const char *key)
+{
+	struct buf b = BUF_INIT;
+	buf_puts(&b, KEPT_MAGIC);
+	buf_put(&b, env, 32);
+	buf_printf(&b, "\n%zu\n%s\n", strlen(key), key);
+	for (size_t i = 0; i < g->n; i++)
+		buf_printf(&b, "\x01%s\n%s\n", g->dates[i], g->paths[i]);
+	int dfd = path_open_subdir(source_dir, KEPT_DIR, true);
+	if (dfd >= 0) {
+		path_replace_at(dfd, KEPT_NAME, b.p, b.n); /* a cache: unwritten, git runs again */
+		close(dfd);
+	}
+	buf_free(&b);
+}
+
+int gitdates_load_kept(struct gitdates *g, const char *source_dir, const char env[33],
+		       bool reuse)
+{
+	const char *src = source_dir ? source_dir : ".";
+	char *content = path_join(src, "content");
+	struct stat st;
+	char *key = stat(content, &st) == 0 && S_ISDIR(st.st_mode) ? log_key(content) : NULL;
+	free(content);
+	if (key && reuse && load_kept(g, src, env, key)) {
+		free(key);
+		return 0;
+	}
+	int rc = gitdates_load(g, src);
+	if (rc == 0 && key)
+		save_kept(g, src, env, key);
+	free(key);
+	return rc;
+}
+
 static int cmp_key(const void *key, const void *elem)
 {
 	return strcmp(key, *(char *const *)elem);

@@ -7,6 +7,7 @@
  * meta.updated). Thread-safe: no global state. */
 #ifndef SSG_GITDATES_H
 #define SSG_GITDATES_H
+#include <stdbool.h>
 #include <stddef.h>
 
 struct doc;
@@ -28,6 +29,17 @@ void gitdates_parse(struct gitdates *g, const char *text, size_t n);
  * parse its output. Returns 0 when git answered (g may still be empty), -1
  * when git is missing or this is not a git checkout (g is then empty). */
 int gitdates_load(struct gitdates *g, const char *source_dir);
+
+/* gitdates_load, kept between builds in <source_dir>/.ssg-cache/gitdates
+ * under env (doc_cache_env: a cache that came with the site is not trusted)
+ * and keyed by what the log answers from: the commit checked out, the
+ * repository, where content/ lies in it, a shallow clone's boundary. git runs
+ * only when that changed (a new commit, a checkout), or when reuse is false
+ * (--force); its answer is then kept. Uncommitted edits change nothing: the
+ * dates are the commits'. Where the files git keeps do not tell the commit
+ * plainly (GIT_DIR and the like), git runs every time and nothing is kept. */
+int gitdates_load_kept(struct gitdates *g, const char *source_dir, const char env[33],
+		       bool reuse);
 
 /* The date of relpath (relative to content/), or NULL. Borrowed from g. */
 const char *gitdates_get(const struct gitdates *g, const char *relpath);

@@ -184,6 +184,8 @@ static void read_one(void *ctx, size_t i)
 
 struct site_dates {
 	const char *source_dir;
+	char env[33];    /* the caches' env: the dates kept under it ("": none kept) */
+	bool reuse;      /* and whether the ones kept may be taken (not with --force) */
 	struct gitdates dates;
 	pthread_t thread;
 	bool async;      /* the thread runs; else they are fetched when applied */
@@ -192,14 +194,21 @@ struct site_dates {
 static void *load_dates(void *arg)
 {
 	struct site_dates *sd = arg;
-	gitdates_load(&sd->dates, sd->source_dir);
+	if (sd->env[0])
+		gitdates_load_kept(&sd->dates, sd->source_dir, sd->env, sd->reuse);
+	else
+		gitdates_load(&sd->dates, sd->source_dir);
 	return NULL;
 }
 
-static struct site_dates *start_dates(const char *source_dir)
+/* env NULL: nothing kept (check's walk). */
+static struct site_dates *start_dates(const char *source_dir, const char *env, bool reuse)
 {
 	struct site_dates *sd = xcalloc(1, sizeof *sd);
 	sd->source_dir = source_dir;
+	if (env)
+		memcpy(sd->env, env, sizeof sd->env);
+	sd->reuse = reuse;
 	sd->async = pthread_create(&sd->thread, NULL, load_dates, sd) == 0;
 	return sd;
 }
@@ -299,7 +308,7 @@ void site_read_documents(struct site *s, const struct build_opts *o, const char 
 			job.stream = doc_cache_stream_begin(s->source_dir, env, ndocs);
 	}
 	/* git's one log runs while the documents are read and modelled */
-	*dates = start_dates(s->source_dir);
+	*dates = start_dates(s->source_dir, o->keep_trees ? NULL : env, !o->force);
 	pool_run(s->jobs, ndocs, read_one, &job);
 	if (job.entries)
 		start_cache_update(s, &cache, env, rels, job.entries, ndocs);

@@ -1,5 +1,6 @@
-/* test_gitdates: parsing `git log --name-only` output, and one real run of
- * git over a throw-away repository with fixed commit dates. */
+/* test_gitdates: parsing `git log --name-only` output, real runs of git over
+ * throw-away repositories with fixed commit dates, and the dates kept between
+ * builds (.ssg-cache/gitdates). */
 #include "testutil.h"
 #include "doc.h"
 #include "gitdates.h"
@@ -172,6 +173,85 @@ static void test_head(void **state)
 	assert_int_equal(sh(cmd), 0);
 }
 
+/* In the file the dates are kept in, every date becomes 1999-01-01: a load
+ * that gives it back took the file, not git. */
+static void tamper(const char *site)
+{
+	char cmd[1024];
+	snprintf(cmd, sizeof cmd, "sed -i 's/20[0-9][0-9]-[0-9][0-9]-[0-9][0-9]$/1999-01-01/' "
+		 "%s/.ssg-cache/gitdates", site);
+	assert_int_equal(sh(cmd), 0);
+}
+
+static const char *kept_date(const char *site, const char *env, bool reuse)
+{
+	static char out[16];
+	struct gitdates g = {0};
+	assert_int_equal(gitdates_load_kept(&g, site, env, reuse), 0);
+	const char *d = gitdates_get(&g, "a.md");
+	snprintf(out, sizeof out, "%s", d ? d : "none");
+	gitdates_free(&g);
+	return out;
+}
+
+/* The dates are kept under the caches' env and the commit checked out: taken
+ * while both stay; git runs again for another commit, another env, a shallow
+ * boundary, or when reuse is false (--force). */
+static void test_kept(void **state)
+{
+	(void)state;
+	if (sh("git --version >/dev/null 2>&1") != 0)
+		skip();
+	char dir[] = "/tmp/ssg-gitkept-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char cmd[2048], site[600];
+	const char *commit = "export GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@e GIT_COMMITTER_NAME=t "
+			     "GIT_COMMITTER_EMAIL=t@e GIT_AUTHOR_DATE='%s' GIT_COMMITTER_DATE='%s' && "
+			     "git -C %s add -A && git -C %s -c commit.gpgsign=false commit -q -m c";
+	snprintf(site, sizeof site, "%s/site", dir);
+	snprintf(cmd, sizeof cmd, "mkdir -p %s/content && git init -q %s && echo a > %s/content/a.md",
+		 site, site, site);
+	assert_int_equal(sh(cmd), 0);
+	snprintf(cmd, sizeof cmd, commit, "2021-03-04T10:00:00Z", "2021-03-04T10:00:00Z", site, site);
+	assert_int_equal(sh(cmd), 0);
+	const char *env = "0123456789abcdef0123456789abcdef", *other = "fedcba9876543210fedcba9876543210";
+
+	assert_string_equal(kept_date(site, env, true), "2021-03-04");
+	snprintf(cmd, sizeof cmd, "test -f %s/.ssg-cache/gitdates", site);
+	assert_int_equal(sh(cmd), 0);
+	tamper(site);
+	assert_string_equal(kept_date(site, env, true), "1999-01-01"); /* kept: git did not run */
+	/* an uncommitted edit: the same commit, the same dates */
+	snprintf(cmd, sizeof cmd, "echo more >> %s/content/a.md", site);
+	assert_int_equal(sh(cmd), 0);
+	assert_string_equal(kept_date(site, env, true), "1999-01-01");
+	/* --force: git runs, and what it said is kept */
+	assert_string_equal(kept_date(site, env, false), "2021-03-04");
+	tamper(site);
+	/* another env (another account, or a cache that came with the site) */
+	assert_string_equal(kept_date(site, other, true), "2021-03-04");
+	tamper(site);
+	/* a new commit */
+	snprintf(cmd, sizeof cmd, commit, "2022-06-07T10:00:00Z", "2022-06-07T10:00:00Z", site, site);
+	assert_int_equal(sh(cmd), 0);
+	assert_string_equal(kept_date(site, other, true), "2022-06-07");
+	/* a shallow boundary (deepened, the same commit has more history) */
+	tamper(site);
+	snprintf(cmd, sizeof cmd, "git -C %s rev-parse HEAD > %s/.git/shallow", site, site);
+	assert_int_equal(sh(cmd), 0);
+	assert_string_equal(kept_date(site, other, true), "2022-06-07");
+	/* not a checkout: nothing, and nothing kept */
+	snprintf(cmd, sizeof cmd, "rm -rf %s/.git %s/.ssg-cache", site, site);
+	assert_int_equal(sh(cmd), 0);
+	struct gitdates g = {0};
+	assert_int_equal(gitdates_load_kept(&g, site, env, true), -1);
+	assert_int_equal(g.n, 0);
+	snprintf(cmd, sizeof cmd, "test -e %s/.ssg-cache/gitdates", site);
+	assert_int_not_equal(sh(cmd), 0);
+	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+	assert_int_equal(sh(cmd), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -179,6 +259,7 @@ int main(void)
 		cmocka_unit_test(test_parse_garbage),
 		cmocka_unit_test(test_real_git),
 		cmocka_unit_test(test_head),
+		cmocka_unit_test(test_kept),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
