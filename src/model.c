@@ -395,7 +395,7 @@ void model_build(struct site *s)
 	xref_paginate(s);
 }
 
-static void model_join(struct site *s)
+void model_wait_writer(struct site *s)
 {
 	if (s->cache_writing)
 		pthread_join(s->cache_writer, NULL);
@@ -406,7 +406,7 @@ void model_bury(struct site *s)
 {
 	static struct site *buried[4];
 	static size_t nburied;
-	model_join(s);
+	model_wait_writer(s);
 	if (nburied == sizeof buried / sizeof *buried) {
 		model_free(s);
 		return;
@@ -418,7 +418,7 @@ void model_bury(struct site *s)
 
 void model_free(struct site *s)
 {
-	model_join(s);
+	model_wait_writer(s);
 	if (s->body_fd > 2)
 		close(s->body_fd);
 	for (size_t i = 0; i < s->ndocs; i++)

@@ -155,6 +155,9 @@ void model_prefetch_refs_ahead(const struct site *s, const struct cite_ref *refs
 long model_resource(const struct site *s, const char *canonical);
 /* Document index for a path relative to content/; -1 when none. */
 long model_doc_by_path(const struct site *s, const char *relpath);
+/* Wait for the thread that brings the document cache up to date (model_free
+ * does too): what the build writes is then all written. */
+void model_wait_writer(struct site *s);
 void model_free(struct site *s);
 /* Wait for the site's background work (the document cache's update); then
  * leave the model to the process's end, reachable from a static pointer as

@@ -104,6 +104,7 @@ struct server {
 	bool closing;
 	struct sse_client *clients;
 	char marker; /* its address marks a request's first call as seen */
+	struct site_burial burial; /* the last build's model, freed while pages reload */
 };
 
 /* ---- pure helpers ------------------------------------------------------ */
@@ -716,6 +717,7 @@ static void rebuild(struct server *srv, const struct serve_opts *o)
 	struct build_opts b = o->build;
 	b.output = srv->site;
 	b.base_url = srv->base_url;
+	b.burial = &srv->burial;
 	struct diags d = DIAGS_INIT;
 	struct build_stats st;
 	int rc = site_build(&b, &d, &st);
@@ -841,6 +843,7 @@ static void stop_daemon(struct server *srv)
 
 static void server_free(struct server *srv)
 {
+	site_burial_wait(&srv->burial);
 	if (srv->tmpdir && output_remove_tree(srv->tmpdir))
 		fprintf(stderr, "ssg serve: cannot remove %s: %s\n", srv->tmpdir, strerror(errno));
 	free(srv->tmpdir);

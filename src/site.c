@@ -854,9 +854,38 @@ static void data_reuse_end(struct render_job *j, struct json_records before[NDAT
 	}
 }
 
+static void *free_buried(void *arg)
+{
+	model_free(&((struct site_burial *)arg)->s);
+	return NULL;
+}
+
+/* s's memory, freed behind the caller's back; what the build writes (the
+ * document cache too) is all written first. */
+static void bury_behind(struct site_burial *b, struct site *s)
+{
+	site_burial_wait(b);
+	model_wait_writer(s);
+	b->s = *s;
+	memset(s, 0, sizeof *s);
+	b->busy = pthread_create(&b->thread, NULL, free_buried, b) == 0;
+	if (!b->busy)
+		model_free(&b->s);
+}
+
+void site_burial_wait(struct site_burial *b)
+{
+	if (b->busy)
+		pthread_join(b->thread, NULL);
+	b->busy = false;
+}
+
 int site_build(const struct build_opts *o, struct diags *d, struct build_stats *st)
 {
 	double t0 = now_ms();
+	/* the last build's model is gone before this one's is made */
+	if (o->burial)
+		site_burial_wait(o->burial);
 	memset(st, 0, sizeof *st);
 	const char *src = o->source ? o->source : ".";
 	char *outdir = o->output ? xstrdup(o->output) : path_join(src, "public");
@@ -1051,6 +1080,8 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 	free(outdir);
 	if (o->exiting)
 		model_bury(&s);
+	else if (o->burial)
+		bury_behind(o->burial, &s);
 	else
 		model_free(&s);
 	file_digests_free(&digests);

@@ -5,6 +5,7 @@
  * Level 5. */
 #ifndef SSG_SITE_H
 #define SSG_SITE_H
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -13,6 +14,15 @@
 
 struct file_digests;
 struct fingerprint_learned;
+
+/* A build's model, freed on a thread of its own once the build is done
+ * (serve: the pages reload meanwhile, instead of after tens of milliseconds
+ * of free()); the next build, and the caller at its end, wait for it. */
+struct site_burial {
+	struct site s;
+	pthread_t thread;
+	bool busy;
+};
 
 struct build_opts {
 	const char *source;    /* site root; "." by default */
@@ -28,6 +38,7 @@ struct build_opts {
 				* made after reading (fingerprint.h) */
 	bool exiting;          /* the process ends after the build: the model is
 				* left to it (model_bury) rather than freed */
+	struct site_burial *burial; /* else, when set: freed on a thread (above) */
 	bool keep_trees;       /* keep each document's tree after loading (ssg check
 				* walks them); otherwise it is rendered to doc.body
 				* and freed while reading */
@@ -56,5 +67,7 @@ int site_load(struct site *s, const struct build_opts *o, struct diags *d);
 /* Load, render and write the site atomically. 0 on success, -1 on errors
  * (the previous output is left as it was). */
 int site_build(const struct build_opts *o, struct diags *d, struct build_stats *st);
+/* Wait until the model b holds is freed (at once when none is). */
+void site_burial_wait(struct site_burial *b);
 
 #endif

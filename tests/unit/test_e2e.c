@@ -2,7 +2,7 @@
  * checks the output: every page exists, every link of the Markdown documents
  * is an <a href> on its page and in resources.json, the FlashAttention paper
  * lists each citing document, and builds are byte-identical across runs and
- * thread counts. */
+ * thread counts, and with the model freed on a thread of its own (serve). */
 #include "testutil.h"
 #include "ast.h"
 #include "buf.h"
@@ -329,6 +329,41 @@ static void test_failed_build_keeps_previous(void **state)
 	rmdir(dir);
 }
 
+/* serve's builds: each model freed on a thread of its own after its build.
+ * The site is the one a build that frees its model itself makes, a second
+ * build waits for the first one's model, and the caller's wait frees the
+ * last (ASan finds any of them leaked). */
+static void test_burial(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/ssg-e2e-burial-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char o3[300], o4[300];
+	snprintf(o3, sizeof o3, "%s/c", dir);
+	snprintf(o4, sizeof o4, "%s/d", dir);
+	struct site_burial burial;
+	memset(&burial, 0, sizeof burial);
+	struct build_opts o = {.source = ".", .output = o3, .jobs = 2, .burial = &burial};
+	struct diags d = DIAGS_INIT;
+	struct build_stats st;
+	assert_int_equal(site_build(&o, &d, &st), 0);
+	diags_free(&d);
+	assert_true(burial.busy);
+	compare_dirs(out1, o3, "");
+	/* the next build, into another folder (not up to date there) */
+	o.output = o4;
+	assert_int_equal(site_build(&o, &d, &st), 0);
+	diags_free(&d);
+	assert_true(burial.busy);
+	site_burial_wait(&burial);
+	assert_false(burial.busy);
+	site_burial_wait(&burial); /* nothing left to wait for */
+	compare_dirs(out1, o4, "");
+	output_remove_tree(o3);
+	output_remove_tree(o4);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -339,6 +374,7 @@ int main(void)
 		cmocka_unit_test(test_deterministic_and_parallel_equal),
 		cmocka_unit_test(test_failed_build_keeps_previous),
 		cmocka_unit_test(test_drafts_left_out_in_parallel),
+		cmocka_unit_test(test_burial),
 	};
 	return cmocka_run_group_tests_name("e2e", tests, setup, teardown);
 }
