@@ -3,8 +3,8 @@
 # by side in one sitting, with hyperfine. `make bench` runs it; figures go to
 # BENCHMARKS.md by hand, with the machine they came from.
 #
-#   scripts/bench.sh [steps...]   steps: deps corpora clean rebuild edit mixed
-#                                 memory floor seeds summary (default: all)
+#   scripts/bench.sh [steps...]   steps: deps corpora clean rebuild edit serve
+#                                 mixed memory floor seeds summary (default: all)
 # Clean builds pass --force: nothing from an earlier build (the document
 # cache, page digests, the fingerprint) is used. The document cache is still
 # made: compared with the file in place, written only where it differs. The
@@ -125,6 +125,14 @@ edit() {  # one document edited, then built: ssg's incremental build, Hugo's bui
 	cp "$B/edit-h.md" "$B/h10000/content/$doc"
 }
 
+serve() {  # the entry and link edits under ssg serve, from the save to the reload event
+	local doc=00000-megatron-references.md
+	for kind in entry link; do
+		python3 "$HERE/scripts/serve_edit.py" "$SSG" "$B/c10000" "$doc" $kind "$RUNS" \
+			"$R/serve-$kind-10000.json"
+	done
+}
+
 rebuild() {  # nothing changed: ssg's fingerprint matches, Hugo renders it all again
 	"$SSG" build -q -s "$B/c10000" -o "$B/ou" 2>/dev/null
 	hugo --quiet --source "$B/h10000" --destination "$B/ohu"
@@ -171,6 +179,10 @@ seeds() {  # the bundled five-document portal: clean, then unchanged
 		"$SSG build -q --force -s $HERE -o $T/p"
 	hf seeds-unchanged --warmup 3 --runs 30 -N -n "ssg portal unchanged" \
 		"$SSG build -q -s $HERE -o $T/p"
+	# into an empty output folder, not forced: the caches of .ssg-cache are
+	# used (the documents, git's log under the commit checked out)
+	hf seeds-kept --warmup 3 --runs 30 -N --prepare "rm -rf $T/p" \
+		-n "ssg portal (output removed)" "$SSG build -q -s $HERE -o $T/p"
 	# the same from a fresh clone of the last commit: git's log then reads
 	# a pack, as in a maintainer's clone or CI, where a working copy that
 	# has made its commits one by one holds thousands of loose objects
@@ -179,6 +191,8 @@ seeds() {  # the bundled five-document portal: clean, then unchanged
 		git clone -q --no-local "$HERE" "$B/portal-clone"
 		hf seeds-clone --warmup 3 --runs 30 -N --prepare "rm -rf $T/p" \
 			-n "ssg portal (fresh clone)" "$SSG build -q --force -s $B/portal-clone -o $T/p"
+		hf seeds-clone-kept --warmup 3 --runs 30 -N --prepare "rm -rf $T/p" \
+			-n "ssg portal (clone, output removed)" "$SSG build -q -s $B/portal-clone -o $T/p"
 		rm -rf "$B/portal-clone"
 	fi
 	rm -rf "$T/p"
@@ -203,10 +217,10 @@ EOF
 		> "$R/env.txt" 2>&1 || true
 }
 
-steps=${*:-deps corpora clean rebuild edit mixed memory floor seeds summary}
+steps=${*:-deps corpora clean rebuild edit serve mixed memory floor seeds summary}
 for s in $steps; do
 	case $s in
-	deps | corpora | clean | rebuild | edit | mixed | memory | floor | seeds | summary) $s ;;
+	deps | corpora | clean | rebuild | edit | serve | mixed | memory | floor | seeds | summary) $s ;;
 	*) echo "bench: unknown step: $s" >&2; exit 2 ;;
 	esac
 done
