@@ -11,7 +11,8 @@
 # CONNS (64), WRK_THREADS (2), EDITS (20), WRK_BIG (1: wrk on the big site too),
 # EDIT (entry: each save appends a line right after the file's last line,
 # which goes on its last list entry, a change the model sees; prose: a
-# paragraph of its own, which the build patches into the document's page).
+# paragraph of its own, which the build patches into the document's page;
+# link: a new entry; see scripts/serve_latency.py).
 # Needs wrk (Debian package wrk) and python3. Nothing in the repository is
 # modified: the small site is copied and the edited corpus file is restored.
 set -eu
@@ -40,41 +41,7 @@ echo "# ssg serve bench $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) CPUs, load $(cut -
 	"ssg $(git -C "$REPO" rev-parse --short HEAD 2>/dev/null || echo '?'), SERVE_TMP=$SERVE_TMP" | tee -a "$LOG"
 
 # The SSE client: waits for the reload event after each save.
-LAT=$B/serve-latency.py
-cat >"$LAT" <<'EOF'
-import socket, statistics, sys, time
-port, path, edits, kind = int(sys.argv[1]), sys.argv[2], int(sys.argv[3]), sys.argv[4]
-s = socket.create_connection(("127.0.0.1", port))
-s.sendall(b"GET /__ssg/events HTTP/1.1\r\nHost: x\r\n\r\n")
-f = s.makefile("rb")
-while f.readline().strip():
-    pass  # status line and headers
-def wait_reload(timeout):
-    s.settimeout(timeout)
-    while True:
-        line = f.readline()  # chunk sizes and SSE lines alike; the event name is enough
-        if not line:
-            sys.exit("event stream closed")
-        if line.startswith(b"event: reload"):
-            return
-        if line.startswith(b"event: build-error"):
-            sys.exit("the build failed during the benchmark")
-original = open(path, "rb").read()
-times = []
-try:
-    for i in range(edits):
-        time.sleep(0.5)
-        t0 = time.monotonic()
-        with open(path, "ab") as out:
-            out.write((b"\n\n" if kind == "prose" else b"") + b"Benchmark edit %d.\n" % i)
-        wait_reload(900)
-        times.append((time.monotonic() - t0) * 1000)
-finally:
-    with open(path, "wb") as out:
-        out.write(original)
-print("save -> reload event (%s edits): median %.0f ms, min %.0f, max %.0f (n=%d)"
-      % (kind, statistics.median(times), min(times), max(times), len(times)))
-EOF
+LAT=$REPO/scripts/serve_latency.py
 
 SERVE_PID=
 stop_serve() {
@@ -128,7 +95,7 @@ for step in $STEPS; do
 		bench_wrk "home page /" "http://127.0.0.1:$PORT/"
 		bench_wrk "asset /assets/style.css" "http://127.0.0.1:$PORT/assets/style.css"
 		doc=$(ls "$site/content" | grep '\.md$' | head -1)
-		python3 "$LAT" "$PORT" "$site/content/$doc" "$EDITS" "$EDIT" | sed 's/^/  /' | tee -a "$LOG"
+		python3 "$LAT" --port "$PORT" "$site/content/$doc" "$EDITS" "$EDIT" | sed 's/^/  /' | tee -a "$LOG"
 		stop_serve
 		;;
 	big)
@@ -138,7 +105,7 @@ for step in $STEPS; do
 		echo "big: generated corpus, 10,000 documents ($corpus)" | tee -a "$LOG"
 		start_serve "$corpus"
 		[ "$WRK_BIG" = 1 ] && bench_wrk "home page /" "http://127.0.0.1:$PORT/"
-		python3 "$LAT" "$PORT" "$corpus/content/05000-$(ls "$corpus/content" | sed -n 's/^05000-//p' | head -1)" "$EDITS" "$EDIT" |
+		python3 "$LAT" --port "$PORT" "$corpus/content/05000-$(ls "$corpus/content" | sed -n 's/^05000-//p' | head -1)" "$EDITS" "$EDIT" |
 			sed 's/^/  /' | tee -a "$LOG"
 		stop_serve
 		;;

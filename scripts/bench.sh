@@ -128,8 +128,8 @@ edit() {  # one document edited, then built: ssg's incremental build, Hugo's bui
 serve() {  # the entry and link edits under ssg serve, from the save to the reload event
 	local doc=00000-megatron-references.md
 	for kind in entry link; do
-		python3 "$HERE/scripts/serve_edit.py" "$SSG" "$B/c10000" "$doc" $kind "$RUNS" \
-			"$R/serve-$kind-10000.json"
+		python3 "$HERE/scripts/serve_latency.py" --serve "$SSG" "$B/c10000" "$doc" "$RUNS" \
+			$kind "$R/serve-$kind-10000.json"
 	done
 }
 
