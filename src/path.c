@@ -75,8 +75,14 @@ char *path_join(const char *a, const char *b)
 {
 	if (!*a)
 		return xstrdup(b);
-	size_t la = strlen(a);
-	return xasprintf("%s%s%s", a, a[la - 1] == '/' ? "" : "/", b);
+	/* by hand, not with a printf: 56,000 entries of a listing join their
+	 * folder and their name */
+	size_t la = strlen(a), lb = strlen(b), slash = a[la - 1] != '/';
+	char *p = xmalloc(la + slash + lb + 1);
+	memcpy(p, a, la);
+	p[la] = '/';
+	memcpy(p + la + slash, b, lb + 1);
+	return p;
 }
 
 char *path_dirname(const char *p)
