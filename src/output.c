@@ -1,7 +1,9 @@
 /* output: staging folder, checked writes and the atomic swap (see output.h). */
 #include "output.h"
 #include "buf.h"
+#include "digest.h"
 #include "hash.h"
+#include "local_key.h"
 #include "path.h"
 #include "pool.h"
 #include "tree_list.h"
@@ -138,6 +140,108 @@ static void take_note(struct output *o)
 	unlinkat(o->staging_fd, OUTPUT_NOTE, 0);
 }
 
+/* ---- the trees' listings, kept beside the output (OUTPUT_TREES_SUFFIX) ----
+ * "ssg-trees 1\n", then for each tree its device, inode, the length of its
+ * listing, a digest of the three, the listing's own digest (its last 16
+ * bytes) and the account's secret (the secret itself is not in the file),
+ * and the listing. A listing made elsewhere is not used (nor, by its own
+ * digest, a damaged one). */
+#define TREES_MAGIC "ssg-trees 1\n"
+
+/* The listing's own digest ends it (tree_list_save): that, with the rest. */
+static void tree_digest(unsigned long long dev, unsigned long long ino, const char *p, size_t n,
+			unsigned long long out[2])
+{
+	struct digest d;
+	digest_start(&d);
+	digest_feed(&d, local_key(), 32);
+	digest_word(&d, dev);
+	digest_word(&d, ino);
+	digest_word(&d, n);
+	digest_feed(&d, p + (n > 16 ? n - 16 : 0), n > 16 ? 16 : n);
+	digest_end(&d, out);
+}
+
+/* The listings kept for the staging tree (returned, for tree_list_start)
+ * and for the site in place (o->final_hint). */
+static char *take_trees(struct output *o, size_t *n)
+{
+	char *mine = NULL;
+	*n = 0;
+	struct buf b = BUF_INIT;
+	size_t head = sizeof TREES_MAGIC - 1;
+	if (buf_read_regular(&b, o->trees, 1u << 30) || b.n < head ||
+	    memcmp(b.p, TREES_MAGIC, head)) {
+		buf_free(&b);
+		return NULL;
+	}
+	for (size_t at = head; b.n - at >= 40;) {
+		unsigned long long w[5], sum[2];
+		memcpy(w, b.p + at, sizeof w);
+		at += sizeof w;
+		if (w[2] > b.n - at)
+			break;
+		const char *p = b.p + at;
+		at += w[2];
+		char **into = NULL;
+		size_t *len = NULL;
+		if (o->reused && w[0] == o->staging_dev && w[1] == o->staging_ino && !mine) {
+			into = &mine;
+			len = n;
+		} else if (o->has_final && w[0] == o->final_dev && w[1] == o->final_ino &&
+			   !o->final_hint) {
+			into = &o->final_hint;
+			len = &o->nfinal_hint;
+		}
+		if (!into)
+			continue;
+		tree_digest(w[0], w[1], p, w[2], sum);
+		if (sum[0] != w[3] || sum[1] != w[4])
+			continue;
+		*into = xmalloc(w[2] + 1);
+		memcpy(*into, p, w[2]);
+		*len = w[2];
+	}
+	buf_free(&b);
+	return mine;
+}
+
+static void put_tree(struct buf *b, unsigned long long dev, unsigned long long ino,
+		     const char *p, size_t n)
+{
+	unsigned long long w[5] = {dev, ino, n, 0, 0};
+	tree_digest(dev, ino, p, n, w + 3);
+	buf_put(b, w, sizeof w);
+	buf_put(b, p, n);
+}
+
+/* After the swap: the new site's tree (the staging folder as this build
+ * listed it) and the spare's (the old site, as the file had it). */
+static void keep_trees(struct output *o, bool swapped)
+{
+	struct buf b = BUF_INIT, mine = BUF_INIT;
+	buf_puts(&b, TREES_MAGIC);
+	size_t empty = b.n;
+	if (o->reused)
+		tree_list_save(&o->spare_list, &mine);
+	if (mine.n)
+		put_tree(&b, o->staging_dev, o->staging_ino, mine.p, mine.n);
+	if (o->final_hint && (swapped ? o->spare_kept : true))
+		put_tree(&b, o->final_dev, o->final_ino, o->final_hint, o->nfinal_hint);
+	char *parent = path_dirname(o->trees);
+	int dfd = open(*parent ? parent : ".", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (dfd >= 0) {
+		if (b.n > empty) /* a cache: unwritten, the trees are read whole */
+			path_replace_at(dfd, path_basename(o->trees), b.p, b.n);
+		else
+			unlinkat(dfd, path_basename(o->trees), 0);
+		close(dfd);
+	}
+	free(parent);
+	buf_free(&mine);
+	buf_free(&b);
+}
+
 int output_begin(struct output *o, const char *dir, struct diags *d)
 {
 	memset(o, 0, sizeof *o);
@@ -161,6 +265,8 @@ int output_begin(struct output *o, const char *dir, struct diags *d)
 	}
 	o->spare = *parent ? xasprintf("%s/.%s.ssg-spare", parent, path_basename(o->final))
 			   : xasprintf(".%s.ssg-spare", path_basename(o->final));
+	o->trees = *parent ? xasprintf("%s/.%s" OUTPUT_TREES_SUFFIX, parent, path_basename(o->final))
+			   : xasprintf(".%s" OUTPUT_TREES_SUFFIX, path_basename(o->final));
 	free(parent);
 	/* one build at a time takes the spare: the rename succeeds once. Only a
 	 * real folder will do: a symlink put there (a pull request can commit
@@ -188,13 +294,23 @@ int output_begin(struct output *o, const char *dir, struct diags *d)
 	    (o->final_fd = open(o->final, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0)
 		o->has_final = false;
 	struct stat sst;
-	o->staging_dev = fstat(o->staging_fd, &sst) == 0 ? (unsigned long long)sst.st_dev : 0;
+	if (fstat(o->staging_fd, &sst) == 0) {
+		o->staging_dev = (unsigned long long)sst.st_dev;
+		o->staging_ino = (unsigned long long)sst.st_ino;
+	}
+	if (o->has_final && fstat(o->final_fd, &sst) == 0) {
+		o->final_dev = (unsigned long long)sst.st_dev;
+		o->final_ino = (unsigned long long)sst.st_ino;
+	}
 	hint_unrelated_subfolders(o->staging);
 	/* what the older site holds is listed while the build runs (without
-	 * the note the last build left in it) */
+	 * the note the last build left in it), its folders unchanged since the
+	 * last listing of it taken from that */
+	size_t nhint = 0;
+	char *hint = o->reused || o->has_final ? take_trees(o, &nhint) : NULL;
 	if (o->reused)
 		take_note(o);
-	if (o->reused && !tree_list_start(&o->spare_list, o->staging_fd)) {
+	if (o->reused && !tree_list_start(&o->spare_list, o->staging_fd, hint, nhint)) {
 		fail(o, o->staging, "cannot list the staging folder");
 		return -1;
 	}
@@ -757,6 +873,7 @@ int output_commit(struct output *o)
 				keep_as_spare(o, o->staging);
 			else
 				output_remove_tree(o->staging);
+			keep_trees(o, false);
 			return 0;
 		}
 		/* a reused tree: what the new site lacks goes, and its files that
@@ -779,6 +896,7 @@ int output_commit(struct output *o)
 		output_abort(o);
 		return -1;
 	}
+	keep_trees(o, true);
 	return 0;
 }
 
@@ -810,6 +928,8 @@ void output_free(struct output *o)
 	free(o->final);
 	free(o->staging);
 	free(o->spare);
+	free(o->trees);
+	free(o->final_hint);
 	free(o->note);
 	pthread_mutex_destroy(&o->lock);
 	pthread_mutex_destroy(&o->settle_lock);

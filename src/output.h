@@ -61,6 +61,11 @@ struct output {
 	unsigned long long staging_dev;
 	bool *same_seen;   /* per same file: a reused tree already holds its inode (the sweep's) */
 	struct tree_list spare_list; /* a reused tree's entries, listed while the build runs */
+	char *trees;       /* beside the spare: each tree's last listing (OUTPUT_TREES) */
+	unsigned long long staging_ino, final_dev, final_ino; /* which tree each folder is */
+	char *final_hint;  /* the listing kept for the site in place's tree (it becomes
+			    * the spare), taken from the file at the start */
+	size_t nfinal_hint;
 	bool settled;      /* a reused tree is ready to be written into (output.c's settle) */
 	pthread_mutex_t settle_lock;
 	int failed;
@@ -104,6 +109,12 @@ int output_commit(struct output *o);
 /* After a commit, leave p in the spare for the next build that reuses it
  * (its o->note; no part of any site). -1 when no spare was kept. */
 #define OUTPUT_NOTE ".ssg-note"
+/* Beside the output folder, .<name>.ssg-trees keeps the listing of each of
+ * its two trees (the site in place and the spare) as the last build that
+ * listed it took it (tree_list_save), keyed by the tree's folder (device,
+ * inode) and with the account's secret (local_key.h): the build that takes
+ * the spare again reads only the folders that changed since. */
+#define OUTPUT_TREES_SUFFIX ".ssg-trees"
 int output_note(struct output *o, const void *p, size_t n);
 /* Remove the staging folder (after a failed build). */
 void output_abort(struct output *o);

@@ -93,7 +93,7 @@ static const char readme_md[] =
 	"\n"
 	"`man ssg` and `ssg help COMMAND` describe every option.\n";
 
-static const char gitignore[] = "/public/\n/.public.ssg-spare/\n/.ssg-cache/\n";
+static const char gitignore[] = "/public/\n/.public.ssg-spare/\n/.public.ssg-trees\n/.ssg-cache/\n";
 
 /* Write text to path with O_EXCL: never replaces an existing file. */
 static int write_new(const char *path, const char *text, struct diags *d, struct buf *log)

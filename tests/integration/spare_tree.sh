@@ -5,7 +5,8 @@
 # replaced by a folder and back) each incremental build must equal a clean
 # single-threaded build, and bringing the spare up to date must never touch
 # the site in place: after each build, the new spare (the site that was in
-# place) holds exactly the files and bytes it held while it was live. A file
+# place) holds exactly the files and bytes it held while it was live, also
+# when its folders come from the listing kept of it (tree_list.h). A file
 # of the spare no site shares is written over where it lies; one with
 # another link never is.
 set -eu
@@ -64,6 +65,16 @@ build_and_check "nothing changed again"
 sed -i '/spare-text/d' "$d/content/cuda-basics.rst"
 build_and_check "a link removed"
 build_and_check "the same, once more (the spare had the page)"
+# the listing of each tree kept beside the output (.out.ssg-trees) gives the
+# folders unchanged since, once they are two seconds old: both trees are
+# listed so, and the damage below is found in a spare whose other folders
+# come from that listing
+sleep 3
+printf '\n\nA `listed <https://example.org/listed-one>`_ link.\n' >> "$d/content/cuda-basics.rst"
+build_and_check "a link added, the folders old enough to be taken from the listing"
+printf '\n\nA `listed <https://example.org/listed-two>`_ link.\n' >> "$d/content/cuda-basics.rst"
+build_and_check "another"
+[ -f "$d/.out.ssg-trees" ] || { echo "no listing kept beside the output"; exit 1; }
 # a damaged spare (a file replaced in it, one removed, strays and symlinks
 # added) is repaired
 printf '\n\nOne more `link <https://example.org/one-more>`_.\n' >> "$d/content/cuda-basics.rst"

@@ -2,15 +2,21 @@
  * folder and symlink is listed once with its type and inode, each under the
  * folder that holds it, which comes first; a symlink to a folder is listed
  * but never entered; a tree of thousands of entries comes out whole; its
- * regular files, and only they, are found by path. */
+ * regular files, and only they, are found by path. A listing kept as a hint
+ * gives the next listing of the same tree the entries of every folder whose
+ * inode and ctime are unchanged, and of no other: not of a folder that
+ * changed, nor of one changed too close to the listing; a hint damaged
+ * anywhere is not used. The listing is the same with a hint or without. */
 #include "testutil.h"
 
+#include "buf.h"
 #include "output.h"
 #include "path.h"
 #include "tree_list.h"
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -53,7 +59,7 @@ static void test_types_parents_and_links(void **state)
 
 	int fd = open_dir(tmpl);
 	struct tree_list l;
-	assert_true(tree_list_start(&l, fd));
+	assert_true(tree_list_start(&l, fd, NULL, 0));
 	close(fd); /* the listing has its own descriptor */
 	tree_list_wait(&l);
 	assert_true(l.complete);
@@ -104,12 +110,12 @@ static void test_many_entries(void **state)
 	}
 	int fd = open_dir(tmpl);
 	struct tree_list l;
-	assert_true(tree_list_start(&l, fd));
+	assert_true(tree_list_start(&l, fd, NULL, 0));
 	close(fd);
 	tree_list_free(&l); /* waits first */
 	assert_int_equal(l.n, 0);
 	fd = open_dir(tmpl);
-	assert_true(tree_list_start(&l, fd));
+	assert_true(tree_list_start(&l, fd, NULL, 0));
 	close(fd);
 	tree_list_wait(&l);
 	assert_int_equal(l.n, 1 + 3000 * 2);
@@ -128,11 +134,149 @@ static void test_many_entries(void **state)
 	assert_int_equal(output_remove_tree(tmpl), 0);
 }
 
+/* List dir, with a copy of hint (NULL: none). */
+static void list(struct tree_list *l, const char *dir, const struct buf *hint)
+{
+	int fd = open_dir(dir);
+	char *h = NULL;
+	if (hint) {
+		h = malloc(hint->n + 1);
+		memcpy(h, hint->p, hint->n);
+	}
+	assert_true(tree_list_start(l, fd, h, hint ? hint->n : 0));
+	close(fd);
+	tree_list_wait(l);
+	assert_true(l->complete);
+}
+
+/* b lists what a lists: the same paths, types and inodes, each once. */
+static void same_listing(const struct tree_list *a, const struct tree_list *b)
+{
+	assert_int_equal(a->n, b->n);
+	for (size_t i = 0; i < a->n; i++) {
+		const struct tree_entry *e = find(b, a->v[i].rel);
+		assert_non_null(e);
+		assert_int_equal(e->type, a->v[i].type);
+		assert_int_equal(e->ino, a->v[i].ino);
+		if (e->parent == TREE_LIST_TOP)
+			assert_int_equal(a->v[i].parent, TREE_LIST_TOP);
+		else
+			assert_string_equal(b->v[e->parent].rel, a->v[a->v[i].parent].rel);
+	}
+}
+
+static size_t folders_of(const struct tree_list *l)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < l->n; i++)
+		n += l->v[i].type == DT_DIR;
+	return n;
+}
+
+static void test_hint(void **state)
+{
+	(void)state;
+	char tmpl[] = "/tmp/ssg-tree-hint-XXXXXX";
+	assert_non_null(mkdtemp(tmpl));
+	test_put_file(tmpl, "index.html", "home");
+	char rel[64];
+	for (int i = 0; i < 40; i++) {
+		snprintf(rel, sizeof rel, "r/p%02d/index.html", i);
+		test_put_file(tmpl, rel, "x");
+	}
+	test_put_file(tmpl, "d/a/index.html", "a");
+	test_put_file(tmpl, "d/b/index.html", "b");
+
+	/* kept right away: every folder changed too close to the listing */
+	struct tree_list l, m;
+	struct buf hint = BUF_INIT;
+	list(&l, tmpl, NULL);
+	assert_int_equal(l.from_hint, 0);
+	tree_list_save(&l, &hint);
+	list(&m, tmpl, &hint);
+	assert_int_equal(m.from_hint, 0);
+	same_listing(&l, &m);
+	tree_list_free(&m);
+	tree_list_free(&l);
+	buf_free(&hint);
+
+	/* kept once the folders are older than the clock's doubt */
+	sleep(3);
+	list(&l, tmpl, NULL);
+	size_t folders = folders_of(&l);
+	assert_int_equal(folders, 40 + 4); /* r, r/p00.., d, d/a, d/b */
+	tree_list_save(&l, &hint);
+	list(&m, tmpl, &hint);
+	assert_int_equal(m.from_hint, folders);
+	same_listing(&l, &m);
+	tree_list_free(&m);
+
+	/* a file written over in place changes no folder; a new file, a
+	 * symlink and a removed folder change theirs, which are read */
+	test_put_file(tmpl, "r/p01/index.html", "rewritten");
+	test_put_file(tmpl, "r/p02/extra.html", "new");
+	char *link = path_join(tmpl, "d/a/elsewhere");
+	assert_int_equal(symlink("/etc", link), 0);
+	free(link);
+	char *gone = path_join(tmpl, "d/b");
+	assert_int_equal(output_remove_tree(gone), 0);
+	free(gone);
+	struct tree_list fresh;
+	list(&fresh, tmpl, NULL);
+	list(&m, tmpl, &hint);
+	/* read: r/p02, d/a, d (d/b gone); the top is never from the hint */
+	assert_int_equal(m.from_hint, folders - 4);
+	same_listing(&fresh, &m);
+	const struct tree_entry *sl = find(&m, "d/a/elsewhere");
+	assert_non_null(sl);
+	assert_int_equal(sl->type, DT_LNK);
+	assert_non_null(find(&m, "r/p02/extra.html"));
+	assert_null(find(&m, "d/b"));
+	assert_null(find(&m, "d/b/index.html"));
+	tree_list_free(&m);
+
+	/* a folder made anew under the same name is another inode: read */
+	char *again = path_join(tmpl, "r/p03");
+	assert_int_equal(output_remove_tree(again), 0);
+	free(again);
+	test_put_file(tmpl, "r/p03/index.html", "again");
+	tree_list_free(&fresh);
+	list(&fresh, tmpl, NULL);
+	list(&m, tmpl, &hint);
+	assert_true(m.from_hint <= folders - 6); /* r and r/p03 too */
+	same_listing(&fresh, &m);
+	tree_list_free(&m);
+
+	/* a damaged hint (cut short, or a byte changed anywhere) is not used */
+	struct buf cut = BUF_INIT;
+	buf_put(&cut, hint.p, hint.n - 1);
+	list(&m, tmpl, &cut);
+	assert_int_equal(m.from_hint, 0);
+	same_listing(&fresh, &m);
+	tree_list_free(&m);
+	for (size_t at = 0; at < hint.n; at += 7) {
+		struct buf bad = BUF_INIT;
+		buf_put(&bad, hint.p, hint.n);
+		bad.p[at] ^= 0x5a;
+		list(&m, tmpl, &bad);
+		assert_int_equal(m.from_hint, 0);
+		same_listing(&fresh, &m);
+		tree_list_free(&m);
+		buf_free(&bad);
+	}
+	buf_free(&cut);
+	buf_free(&hint);
+	tree_list_free(&fresh);
+	tree_list_free(&l);
+	assert_int_equal(output_remove_tree(tmpl), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_types_parents_and_links),
 		cmocka_unit_test(test_many_entries),
+		cmocka_unit_test(test_hint),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
