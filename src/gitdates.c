@@ -223,17 +223,24 @@ static char *find_git_dir(const char *dir)
 	return NULL;
 }
 
+/* A worktree's common folder (its "commondir" file), or NULL. */
+static char *common_dir(const char *gitdir)
+{
+	char *cpath = path_join(gitdir, "commondir");
+	char *cline = read_small(cpath);
+	free(cpath);
+	char *common = NULL;
+	if (cline)
+		common = cline[0] == '/' ? xstrdup(cline) : path_join(gitdir, cline);
+	free(cline);
+	return common;
+}
+
 /* A ref's commit: its loose file, else packed-refs, in gitdir or the
  * common folder of a worktree. */
 static char *resolve_ref(const char *gitdir, const char *ref)
 {
-	char *common = NULL;
-	char *cpath = path_join(gitdir, "commondir");
-	char *cline = read_small(cpath);
-	free(cpath);
-	if (cline)
-		common = cline[0] == '/' ? xstrdup(cline) : path_join(gitdir, cline);
-	free(cline);
+	char *common = common_dir(gitdir);
 	const char *dirs[2] = {gitdir, common};
 	char *sha = NULL;
 	for (size_t i = 0; i < 2 && !sha; i++) {
@@ -353,15 +360,7 @@ static char *log_key(const char *content)
 		return NULL;
 	char *gitdir = find_git_dir(content);
 	char *real = realpath(content, NULL);
-	char *common = NULL;
-	if (gitdir) {
-		char *cpath = path_join(gitdir, "commondir");
-		char *cline = read_small(cpath);
-		free(cpath);
-		if (cline)
-			common = cline[0] == '/' ? xstrdup(cline) : path_join(gitdir, cline);
-		free(cline);
-	}
+	char *common = gitdir ? common_dir(gitdir) : NULL;
 	struct buf key = BUF_INIT;
 	if (gitdir && real) {
 		buf_printf(&key, "head %s\ngit %s\ncontent %s\n", sha, gitdir, real);

@@ -53,27 +53,29 @@ struct cursor {
 	bool bad;
 };
 
-static uint64_t get_u64(struct cursor *c)
+/* n bytes into out (zeros past the end, which marks the cursor bad). */
+static void get_fixed(struct cursor *c, void *out, size_t n)
 {
-	uint64_t v = 0;
-	if ((size_t)(c->end - c->p) < sizeof v)
+	memset(out, 0, n);
+	if ((size_t)(c->end - c->p) < n)
 		c->bad = true;
 	else {
-		memcpy(&v, c->p, sizeof v);
-		c->p += sizeof v;
+		memcpy(out, c->p, n);
+		c->p += n;
 	}
+}
+
+static uint64_t get_u64(struct cursor *c)
+{
+	uint64_t v;
+	get_fixed(c, &v, sizeof v);
 	return v;
 }
 
 static uint32_t get_u32(struct cursor *c)
 {
-	uint32_t v = 0;
-	if ((size_t)(c->end - c->p) < sizeof v)
-		c->bad = true;
-	else {
-		memcpy(&v, c->p, sizeof v);
-		c->p += sizeof v;
-	}
+	uint32_t v;
+	get_fixed(c, &v, sizeof v);
 	return v;
 }
 
