@@ -623,14 +623,6 @@ static bool seen_find(const char *lines, const char *folder, const char *name,
 	return false;
 }
 
-static void bytes_digest(const void *p, size_t n, unsigned long long out[2])
-{
-	struct digest d;
-	digest_start(&d);
-	digest_feed(&d, p, n);
-	digest_end(&d, out);
-}
-
 /* One file's part of the state: its head and records (in the state's bytes),
  * then, checked against the file in place, its records kept. */
 struct section_load {
@@ -691,7 +683,7 @@ static void verify_section(struct section_load *L)
 	if (!L->seen.id[1] || memcmp(L->seen.id, now, sizeof now) ||
 	    L->seen.sum[0] != L->head[0] || L->seen.sum[1] != L->head[1]) {
 		unsigned long long sum[2];
-		bytes_digest(r->bytes, r->nbytes, sum);
+		digest_bytes(r->bytes, r->nbytes, sum);
 		if (sum[0] != L->head[0] || sum[1] != L->head[1]) {
 			json_records_free(r);
 			return;

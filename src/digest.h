@@ -73,6 +73,15 @@ static inline void digest_end(struct digest *s, unsigned long long out[2])
 	out[1] = digest_avalanche(s->b + s->a * 3);
 }
 
+/* The digest of n bytes at p, in one go. */
+static inline void digest_bytes(const void *p, size_t n, unsigned long long out[2])
+{
+	struct digest d;
+	digest_start(&d);
+	digest_feed(&d, p, n);
+	digest_end(&d, out);
+}
+
 /* Order of two digests (for sorted tables of them): <0, 0, >0. */
 static inline int digest_cmp(const unsigned long long a[2], const unsigned long long b[2])
 {

@@ -20,10 +20,7 @@
 
 void fingerprint_bytes(const void *p, size_t n, unsigned long long out[2])
 {
-	struct digest s;
-	digest_start(&s);
-	digest_feed(&s, p, n);
-	digest_end(&s, out);
+	digest_bytes(p, n, out);
 }
 
 int fingerprint_file_digest(const char *path, unsigned long long out[2])

@@ -31,14 +31,6 @@ struct tree_hint {
 	bool valid;
 };
 
-static void sum_of(const char *p, size_t n, unsigned long long out[2])
-{
-	struct digest d;
-	digest_start(&d);
-	digest_feed(&d, p, n);
-	digest_end(&d, out);
-}
-
 static void add(struct tree_list *l, char *rel, size_t parent, unsigned long long ino,
 		unsigned char type)
 {
@@ -113,7 +105,7 @@ static void read_hint(struct tree_hint *h)
 		return;
 	h->n -= sizeof was;
 	memcpy(was, h->p + h->n, sizeof was);
-	sum_of(h->p, h->n, sum);
+	digest_bytes(h->p, h->n, sum);
 	if (sum[0] != was[0] || sum[1] != was[1])
 		return;
 	struct cursor c = {h->p, h->p + h->n, false};
@@ -352,7 +344,7 @@ void tree_list_save(const struct tree_list *l, struct buf *out)
 	free(first);
 	free(count);
 	unsigned long long sum[2];
-	sum_of(out->p + start, out->n - start, sum);
+	digest_bytes(out->p + start, out->n - start, sum);
 	buf_put(out, sum, sizeof sum);
 }
 
