@@ -531,28 +531,38 @@ static int link_unchanged(struct output *o)
 	return o->failed ? -1 : 0;
 }
 
-/* Regular files under dir (symlinks and others are not followed). */
-static size_t count_files(const char *dir, int depth)
+/* Regular files in the site in place (symlinks and others are not
+ * followed), or (size_t)-1 when it cannot be read whole. Its folders
+ * unchanged since the listing kept for it come from that listing (one statx
+ * each: tree_list.h), which this listing then replaces. */
+static size_t count_final_files(struct output *o)
 {
-	DIR *dh = depth < 64 ? opendir(dir) : NULL;
-	if (!dh)
-		return 0;
-	size_t n = 0;
-	struct dirent *e;
-	while ((e = readdir(dh))) {
-		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-			continue;
-		char *p = path_join(dir, e->d_name);
-		struct stat st;
-		if (lstat(p, &st) == 0) {
-			if (S_ISDIR(st.st_mode))
-				n += count_files(p, depth + 1);
-			else if (S_ISREG(st.st_mode))
-				n++;
-		}
-		free(p);
+	char *hint = o->final_hint;
+	size_t nhint = o->nfinal_hint;
+	o->final_hint = NULL;
+	o->nfinal_hint = 0;
+	struct tree_list l;
+	if (o->final_fd < 0) {
+		free(hint);
+		return (size_t)-1;
 	}
-	closedir(dh);
+	if (!tree_list_start(&l, o->final_fd, hint, nhint))
+		return (size_t)-1;
+	tree_list_wait(&l);
+	size_t n = (size_t)-1;
+	if (l.complete) {
+		n = 0;
+		for (size_t i = 0; i < l.n; i++)
+			n += l.v[i].type == DT_REG;
+		struct buf kept = BUF_INIT;
+		tree_list_save(&l, &kept);
+		if (kept.n) {
+			o->final_hint = kept.p;
+			o->nfinal_hint = kept.n;
+		} else
+			buf_free(&kept);
+	}
+	tree_list_free(&l);
 	return n;
 }
 
@@ -868,7 +878,7 @@ int output_commit(struct output *o)
 			return -1;
 		}
 		/* nothing changed: every file the same, none new, none gone */
-		if (o->unchanged == o->files && count_files(o->final, 0) == o->files) {
+		if (o->unchanged == o->files && count_final_files(o) == o->files) {
 			if (o->reused)
 				keep_as_spare(o, o->staging);
 			else

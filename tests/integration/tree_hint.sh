@@ -25,7 +25,7 @@ edit() {
 build() { "$SSG" build -q -s "$d" -o "$d/out" 2>/dev/null || fail "build $n failed"; }
 # getdents64 and statx calls of one build
 traced() {
-	strace -f -qq -e trace=getdents64,statx -o "$d/trace" "$SSG" build -q -s "$d" -o "$d/out" \
+	strace -f -qq -e trace=getdents64,statx -o "$d/trace" "$SSG" build -q "$@" -s "$d" -o "$d/out" \
 		2>/dev/null || fail "traced build failed"
 	reads=$(grep -c 'getdents64(' "$d/trace" || true)
 	looks=$(grep -c 'statx(' "$d/trace" || true)
@@ -71,4 +71,23 @@ export XDG_CACHE_HOME="$d/bob"
 edit && traced
 same_as_clean "as another account"
 [ "$reads" -ge "$folders" ] || fail "another account's listing was used ($reads getdents64)"
+
+# a forced build of an unchanged site counts the files of the site in place
+# (kept as it is when they are the new site's) with that tree's listing too;
+# a stray file in an old folder of it is still found, and the site replaced
+export XDG_CACHE_HOME="$d/alice"
+edit && build
+sleep 3
+"$SSG" build -q --force -s "$d" -o "$d/out" 2>/dev/null || fail "forced build failed"
+traced --force
+[ "$reads" -lt $((folders / 4)) ] ||
+	fail "a forced unchanged build: $reads getdents64 calls for $folders folders"
+echo "forced, unchanged: $reads getdents64, $looks statx"
+old=$(stat -c %i "$d/out/index.html")
+traced --force
+[ "$(stat -c %i "$d/out/index.html")" = "$old" ] || fail "an unchanged site was replaced"
+: > "$d/out/assets/stray.html"
+traced --force
+[ ! -e "$d/out/assets/stray.html" ] || fail "a stray file in the site in place was kept"
+same_as_clean "after a stray file"
 echo "tree_hint: ok"
