@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """serve_latency: what a contributor waits for under `ssg serve`, from saving
 an edit of one document to the reload event its open pages get (Server-Sent
-Events, /__ssg/events), serve's wait for a quiet moment (80 ms) included.
+Events, /__ssg/events), serve's wait for a quiet moment included (10 ms
+after a save seen whole, a file written and closed: watch.h).
 Used by scripts/bench-serve.sh (attached to the serve it started) and by
 scripts/bench.sh's serve step (which has it start serve itself, and takes
 its figures as hyperfine's JSON for the summary).

@@ -34,6 +34,7 @@
 
 #define SERVE_PING_MS 15000   /* SSE keep-alive comment, and a chance to notice closed tabs */
 #define SERVE_SETTLE_MAX 1000 /* a burst never delays a rebuild longer than this */
+#define SERVE_QUIET_DONE 10   /* the quiet wanted after a save seen whole (watch_done) */
 #define SERVE_HTML_MAX (64u << 20)
 #define SERVE_OVERLAY_MAX 100  /* diagnostics shown in the browser */
 #define SERVE_SMALL_FILE (256 << 10) /* sent from memory, not with sendfile */
@@ -875,7 +876,7 @@ static void loop(struct server *srv, const struct serve_opts *o, struct watch *w
 			int n = watch_drain(w);
 			if (n <= 0)
 				continue;
-			watch_settle(w, quiet, SERVE_SETTLE_MAX);
+			watch_settle(w, quiet, SERVE_QUIET_DONE, SERVE_SETTLE_MAX);
 			if (!o->quiet)
 				fprintf(stderr, "changed: %s\n", watch_last(w));
 			rebuild(srv, o);

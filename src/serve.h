@@ -19,7 +19,8 @@ struct serve_opts {
 	const char *bind;        /* address to listen on; NULL: 127.0.0.1 */
 	unsigned port;           /* 0: any free port */
 	int threads;             /* HTTP thread pool size; 0: from the processor count */
-	int quiet_ms;            /* debounce: rebuild after this long without changes; 0: 80 */
+	int quiet_ms;            /* debounce: rebuild after this long without changes; 0: 80
+				  * (10 once the last change ended a save: watch_done) */
 	bool quiet;              /* print only errors and the URL */
 };
 

@@ -37,7 +37,12 @@ struct watch {
 	struct wdir *v;
 	size_t n, cap;
 	char *last;
+	bool done; /* the last change ended a write (watch_done) */
 };
+
+/* The events that end a save: a file written and closed, renamed into place
+ * or removed. A file opened, made or renamed away may have more to come. */
+#define WATCH_DONE_MASK (IN_CLOSE_WRITE | IN_MOVED_TO | IN_DELETE)
 
 static struct wdir *find_wd(struct watch *w, int wd)
 {
@@ -163,6 +168,7 @@ static int handle_event(struct watch *w, const struct inotify_event *ev)
 	if (ev->mask & IN_Q_OVERFLOW) {
 		add_all(w); /* events were lost: watch anything new, rebuild */
 		set_last(w, "", "(many files)");
+		w->done = false;
 		return 1;
 	}
 	if (ev->mask & IN_IGNORED) {
@@ -172,8 +178,11 @@ static int handle_event(struct watch *w, const struct inotify_event *ev)
 	struct wdir *d = find_wd(w, ev->wd);
 	if (!d)
 		return 0;
-	if (ev->mask & (IN_DELETE_SELF | IN_MOVE_SELF))
+	if (ev->mask & (IN_DELETE_SELF | IN_MOVE_SELF)) {
+		if (*d->rel)
+			w->done = false;
 		return *d->rel ? 1 : 0;
+	}
 	const char *name = ev->len ? ev->name : "";
 	char *dir = xstrdup(d->rel); /* d may move when a watch is added */
 	int changed = 0;
@@ -189,6 +198,9 @@ static int handle_event(struct watch *w, const struct inotify_event *ev)
 		}
 		set_last(w, dir, name);
 		changed = 1;
+		/* a new mode or time alone says nothing of a write under way */
+		if (ev->mask & ~(uint32_t)IN_ATTRIB)
+			w->done = (ev->mask & WATCH_DONE_MASK) && !(ev->mask & IN_ISDIR);
 	}
 	free(dir);
 	return changed;
@@ -222,13 +234,15 @@ static long long now_ms(void)
 	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-int watch_settle(struct watch *w, int quiet_ms, int max_ms)
+bool watch_done(const struct watch *w) { return w->done; }
+
+int watch_settle(struct watch *w, int quiet_ms, int done_ms, int max_ms)
 {
 	long long start = now_ms(), last = start;
 	int total = 0;
 	for (;;) {
 		long long now = now_ms();
-		long long wait = last + quiet_ms - now;
+		long long wait = last + (w->done && done_ms < quiet_ms ? done_ms : quiet_ms) - now;
 		if (start + max_ms - now < wait)
 			wait = start + max_ms - now;
 		if (wait <= 0)

@@ -6,6 +6,7 @@
  * thread. Level 6; calls xalloc, buf, path and Linux inotify/poll only. */
 #ifndef SSG_WATCH_H
 #define SSG_WATCH_H
+#include <stdbool.h>
 
 struct watch;
 
@@ -19,9 +20,15 @@ int watch_fd(const struct watch *w);
  * Returns how many of them are changes to the sources (0: none), -1 on a read
  * error. */
 int watch_drain(struct watch *w);
-/* Coalesce a burst: keep draining until no change has arrived for quiet_ms,
- * or max_ms have passed. Returns the number of further changes seen. */
-int watch_settle(struct watch *w, int quiet_ms, int max_ms);
+/* Whether the last change seen ended a write: a file closed after writing,
+ * renamed into place or removed (not a folder's). A change to a file's mode
+ * or times alone leaves it as it was; a file or folder made, written without
+ * being closed yet, or renamed away clears it. */
+bool watch_done(const struct watch *w);
+/* Coalesce a burst: keep draining until no change has arrived for quiet_ms
+ * (done_ms while watch_done: a save seen whole needs less), or max_ms have
+ * passed. Returns the number of further changes seen. */
+int watch_settle(struct watch *w, int quiet_ms, int done_ms, int max_ms);
 /* The source path (relative to root) of the last change seen; "" before any.
  * Owned by w, valid until the next drain. */
 const char *watch_last(const struct watch *w);
