@@ -713,28 +713,52 @@ static char *diags_text(const struct diags *d)
 	return p;
 }
 
+/* A new site is served (text NULL), or the build's errors are shown: open
+ * pages are told. */
+static void announce(struct server *srv, char *text)
+{
+	pthread_mutex_lock(&srv->lock);
+	free(srv->error);
+	srv->error = text;
+	srv->failed = text != NULL;
+	if (!text)
+		srv->site_gen++;
+	srv->gen++;
+	serve_wake(srv);
+	pthread_mutex_unlock(&srv->lock);
+}
+
+struct in_place {
+	struct server *srv;
+	bool told;
+};
+
+/* The new site is in place: open pages reload now, while the build saves
+ * what the next one needs. */
+static void site_in_place(void *ctx)
+{
+	struct in_place *p = ctx;
+	announce(p->srv, NULL);
+	p->told = true;
+}
+
 static void rebuild(struct server *srv, const struct serve_opts *o)
 {
 	struct build_opts b = o->build;
 	b.output = srv->site;
 	b.base_url = srv->base_url;
 	b.burial = &srv->burial;
+	struct in_place told = {srv, false};
+	b.committed = site_in_place;
+	b.committed_ctx = &told;
 	struct diags d = DIAGS_INIT;
 	struct build_stats st;
 	int rc = site_build(&b, &d, &st);
 	for (size_t i = 0; i < d.n; i++)
 		if (d.v[i].sev != SEV_NOTE && (rc || !o->quiet))
 			diag_print(&d.v[i], stderr);
-	char *text = rc ? diags_text(&d) : NULL;
-	pthread_mutex_lock(&srv->lock);
-	free(srv->error);
-	srv->error = text;
-	srv->failed = rc != 0;
-	if (!rc)
-		srv->site_gen++;
-	srv->gen++;
-	serve_wake(srv);
-	pthread_mutex_unlock(&srv->lock);
+	if (rc || !told.told)
+		announce(srv, rc ? diags_text(&d) : NULL);
 	if (rc)
 		fprintf(stderr, "build failed (%zu errors): %s\n", st.errors,
 			srv->site_gen ? "still serving the last good site"

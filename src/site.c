@@ -1041,6 +1041,8 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 			/* the state describes the site in place: gone while it changes */
 			build_state_forget(outdir);
 			rc = output_commit(&out);
+			if (rc == 0 && o->committed)
+				o->committed(o->committed_ctx);
 			if (rc == 0) {
 				/* the note of the pages' files goes with the spare */
 				struct buf note = BUF_INIT;

@@ -42,6 +42,10 @@ struct build_opts {
 	bool keep_trees;       /* keep each document's tree after loading (ssg check
 				* walks them); otherwise it is rendered to doc.body
 				* and freed while reading */
+	void (*committed)(void *ctx); /* when set: called once a build's new site
+				* is in place, before what the next build needs of
+				* it is saved (serve tells open pages then) */
+	void *committed_ctx;
 };
 
 struct build_stats {

@@ -364,6 +364,70 @@ static void test_burial(void **state)
 	rmdir(dir);
 }
 
+/* What the committed hook saw: the new site in place, its state not yet. */
+struct committed_seen {
+	const char *outdir;
+	int calls;
+	bool page, state;
+};
+
+static void on_committed(void *ctx)
+{
+	struct committed_seen *c = ctx;
+	char path[400];
+	struct stat st;
+	c->calls++;
+	snprintf(path, sizeof path, "%s/index.html", c->outdir);
+	c->page = stat(path, &st) == 0;
+	snprintf(path, sizeof path, "%s/.ssg-build", c->outdir);
+	c->state = stat(path, &st) == 0;
+}
+
+/* serve tells open pages as soon as a new site is in place, before the build
+ * saves its state: once per build that swaps a site in, never for one that
+ * has nothing to do; the site is the same. */
+static void test_committed_hook(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/ssg-e2e-committed-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char out[300], path[400];
+	snprintf(out, sizeof out, "%s/site", dir);
+	struct committed_seen seen = {.outdir = out};
+	struct build_opts o = {.source = ".", .output = out, .jobs = 2, .committed = on_committed,
+			       .committed_ctx = &seen};
+	struct diags d = DIAGS_INIT;
+	struct build_stats st;
+	assert_int_equal(site_build(&o, &d, &st), 0);
+	diags_free(&d);
+	assert_int_equal(seen.calls, 1);
+	assert_true(seen.page);
+	assert_false(seen.state);
+	struct stat sb;
+	snprintf(path, sizeof path, "%s/.ssg-build", out);
+	assert_int_equal(stat(path, &sb), 0); /* saved after */
+	compare_dirs(out1, out, "");
+	/* up to date: no new site, no call */
+	assert_int_equal(site_build(&o, &d, &st), 0);
+	diags_free(&d);
+	assert_true(st.up_to_date);
+	assert_int_equal(seen.calls, 1);
+	/* forced: swapped in again */
+	o.force = true;
+	assert_int_equal(site_build(&o, &d, &st), 0);
+	diags_free(&d);
+	assert_int_equal(seen.calls, 2);
+	assert_true(seen.page);
+	assert_false(seen.state);
+	output_remove_tree(out);
+	char spare[400];
+	snprintf(spare, sizeof spare, "%s/.site.ssg-spare", dir);
+	output_remove_tree(spare);
+	snprintf(spare, sizeof spare, "%s/.site.ssg-trees", dir);
+	unlink(spare);
+	assert_int_equal(rmdir(dir), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -375,6 +439,7 @@ int main(void)
 		cmocka_unit_test(test_failed_build_keeps_previous),
 		cmocka_unit_test(test_drafts_left_out_in_parallel),
 		cmocka_unit_test(test_burial),
+		cmocka_unit_test(test_committed_hook),
 	};
 	return cmocka_run_group_tests_name("e2e", tests, setup, teardown);
 }
