@@ -165,18 +165,34 @@ void buf_put_json(struct buf *b, const char *p, size_t n)
 	}
 }
 
+/* The rest of fd, read straight into b: room for size bytes (what fstat
+ * says) made at once, more only if the file grows meanwhile. */
+static int read_rest(struct buf *b, int fd, size_t size)
+{
+	buf_grow(b, size ? size : 65536);
+	for (;;) {
+		if (b->cap - b->n - 1 == 0)
+			buf_grow(b, 65536);
+		ssize_t r = read(fd, b->p + b->n, b->cap - b->n - 1);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0) {
+			close(fd);
+			return r < 0 ? -1 : 0;
+		}
+		b->n += (size_t)r;
+		b->p[b->n] = '\0';
+	}
+}
+
 int buf_read_file(struct buf *b, const char *path)
 {
-	FILE *f = fopen(path, "rb");
-	if (!f)
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	if (fd < 0)
 		return -1;
-	char chunk[65536];
-	size_t r;
-	while ((r = fread(chunk, 1, sizeof chunk, f)) > 0)
-		buf_put(b, chunk, r);
-	int err = ferror(f);
-	fclose(f);
-	return err ? -1 : 0;
+	bool sized = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0;
+	return read_rest(b, fd, sized ? (size_t)st.st_size : 0);
 }
 
 int buf_read_regular(struct buf *b, const char *path, size_t max)
@@ -189,17 +205,7 @@ int buf_read_regular(struct buf *b, const char *path, size_t max)
 		close(fd);
 		return -1;
 	}
-	char chunk[65536];
-	for (;;) {
-		ssize_t r = read(fd, chunk, sizeof chunk);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0) {
-			close(fd);
-			return r < 0 ? -1 : 0;
-		}
-		buf_put(b, chunk, (size_t)r);
-	}
+	return read_rest(b, fd, (size_t)st.st_size);
 }
 
 void buf_reset(struct buf *b)

@@ -1,10 +1,13 @@
 /* test_buf: HTML and JSON escaping against plain references: every special
  * character (and bytes near them) at every position of strings of every
  * length up to 40, two at once, and random text; appended after what the
- * buffer holds, and still a C string. */
+ * buffer holds, and still a C string. Whole files read into a buffer. */
 #include "testutil.h"
 
 #include "buf.h"
+#include "output.h"
+
+#include <unistd.h>
 
 static void reference_html(struct buf *b, const char *p, size_t n)
 {
@@ -100,11 +103,62 @@ static void test_random_text(void **state)
 	}
 }
 
+/* A file read whole, after what the buffer holds: larger than any one read,
+ * empty, or one whose size stat does not tell (/proc); buf_read_regular
+ * refuses a symlink and a file over its limit. */
+static void test_read_files(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/ssg-buf-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	size_t n = 300000;
+	char *text = malloc(n + 1);
+	for (size_t i = 0; i < n; i++)
+		text[i] = (char)('a' + (i * 7 + i / 1000) % 26);
+	text[n] = '\0';
+	test_put_file(dir, "big.txt", text);
+	test_put_file(dir, "empty.txt", "");
+	char *big = path_join(dir, "big.txt"), *empty = path_join(dir, "empty.txt");
+	char *link = path_join(dir, "link.txt");
+	assert_int_equal(symlink(big, link), 0);
+	for (int regular = 0; regular < 2; regular++) {
+		struct buf b = BUF_INIT;
+		buf_puts(&b, "head:");
+		int rc = regular ? buf_read_regular(&b, big, n) : buf_read_file(&b, big);
+		assert_int_equal(rc, 0);
+		assert_int_equal(b.n, 5 + n);
+		assert_memory_equal(b.p, "head:", 5);
+		assert_memory_equal(b.p + 5, text, n);
+		assert_int_equal(b.p[b.n], '\0');
+		rc = regular ? buf_read_regular(&b, empty, 10) : buf_read_file(&b, empty);
+		assert_int_equal(rc, 0);
+		assert_int_equal(b.n, 5 + n);
+		buf_free(&b);
+	}
+	struct buf b = BUF_INIT;
+	assert_int_equal(buf_read_regular(&b, big, n - 1), -1);
+	assert_int_equal(buf_read_regular(&b, link, n), -1);
+	assert_int_equal(buf_read_file(&b, link), 0); /* a plain read follows it */
+	assert_int_equal(b.n, n);
+	buf_reset(&b);
+	assert_int_equal(buf_read_file(&b, "/proc/self/status"), 0);
+	assert_non_null(strstr(b.p, "Name:"));
+	assert_int_equal(strlen(b.p), b.n);
+	assert_int_equal(buf_read_file(&b, "/no/such/file"), -1);
+	buf_free(&b);
+	free(text);
+	free(big);
+	free(empty);
+	free(link);
+	assert_int_equal(output_remove_tree(dir), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_each_special_everywhere),
 		cmocka_unit_test(test_random_text),
+		cmocka_unit_test(test_read_files),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
