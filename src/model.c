@@ -250,8 +250,8 @@ static void describe_resource(struct site *s, size_t ri)
 {
 	struct resource *r = &s->res[ri];
 	const struct res_memo_rec *now = &s->memo_now[ri];
-	r->title = xstrdup(ref_cite(s, r, now->title_ref)->title);
-	r->desc = now->desc_ref >= 0 ? xstrdup(ref_cite(s, r, now->desc_ref)->desc) : NULL;
+	r->title = ref_cite(s, r, now->title_ref)->title;
+	r->desc = now->desc_ref >= 0 ? ref_cite(s, r, now->desc_ref)->desc : NULL;
 	r->host = url_host(r->canonical);
 	if (!r->host)
 		r->host = xstrdup("");
@@ -436,8 +436,6 @@ void model_free(struct site *s)
 			free(r->spellings[j]);
 		free(r->spellings);
 		free(r->refs);
-		free(r->title);
-		free(r->desc);
 		free(r->topics);
 		free(r->index_page);
 		free(r->link_status);

@@ -31,8 +31,10 @@ struct resource {
 	struct cite_ref *refs; /* in document order */
 	size_t nrefs, caprefs;
 	size_t ndocs;      /* distinct citing documents */
-	char *title;       /* the title most entries give it */
-	char *desc;        /* the longest description seen */
+	const char *title; /* the title most entries give it */
+	const char *desc;  /* the longest description seen. Both borrowed: a
+			    * citation's (its document's memory) or site.yml's
+			    * override (the config's), which the site outlives */
 	int kind;          /* index into cfg.kinds, -1 none */
 	int *topics;       /* indices into site.topics */
 	size_t ntopics;

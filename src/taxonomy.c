@@ -303,14 +303,10 @@ static const struct cfg_override *override_for(const struct classify_ctx *x,
 /* site.yml's title and description for r, over the ones its entries give. */
 static void override_names(struct resource *r, const struct cfg_override *o)
 {
-	if (o && o->title) {
-		free(r->title);
-		r->title = xstrdup(o->title);
-	}
-	if (o && o->description) {
-		free(r->desc);
-		r->desc = xstrdup(o->description);
-	}
+	if (o && o->title)
+		r->title = o->title;
+	if (o && o->description)
+		r->desc = o->description;
 }
 
 /* The kind and topics the last build gave r, when made of the same

@@ -19,7 +19,8 @@ static const char *yml =
 	"  - id: triton\n    title: Triton\n    match: {urls: [\"github.com/triton-lang/*\"]}\n"
 	"  - id: profiling\n    title: Profiling\n    match: {words: [profiler]}\n"
 	"  - id: pytorch\n    title: PyTorch\n    match: {hosts: [pytorch.org]}\n"
-	"overrides:\n  https://example.org/special: {kind: paper, topics: [triton]}\n";
+	"overrides:\n  https://example.org/special: {kind: paper, topics: [triton],"
+	" title: \"Special, retitled\", description: Set in site.yml.}\n";
 
 static const char *doc_a =
 	"# A\n## Flash Attention\n"
@@ -106,8 +107,14 @@ static void test_merge_and_classify(void **state)
 	assert_string_equal(s->cfg.kinds[sp->kind].id, "paper");
 	assert_int_equal(sp->ntopics, 1);
 	assert_true(in_topic(s, sp, "triton"));
+	/* names: site.yml's over the entries', else the entries' own */
+	assert_string_equal(sp->title, "Special, retitled");
+	assert_string_equal(sp->desc, "Set in site.yml.");
 	const struct resource *lone = res(s, "https://lonely.example.com/page");
 	assert_true(in_topic(s, lone, "unsorted"));
+	assert_string_equal(lone->title, "Lonely");
+	assert_null(lone->desc);
+	assert_string_equal(tr->desc, "compiler");
 	assert_int_equal(s->unsorted_count, 1);
 	model_free(s);
 	free(s);
