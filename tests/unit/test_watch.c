@@ -23,6 +23,15 @@ static char *site_dir(void)
 
 static char *at(const char *dir, const char *rel) { return path_join(dir, rel); }
 
+/* path opened for appending, text written, left open: a write under way. */
+static int append_open(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY | O_APPEND);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	return fd;
+}
+
 static long long ms_now(void)
 {
 	struct timespec ts;
@@ -40,9 +49,7 @@ static void test_done(void **state)
 
 	/* written, not yet closed: more may come */
 	char *a = at(dir, "content/a.md");
-	int fd = open(a, O_WRONLY | O_APPEND);
-	assert_true(fd >= 0);
-	assert_int_equal(write(fd, "more\n", 5), 5);
+	int fd = append_open(a, "more\n");
 	assert_true(watch_drain(w) > 0);
 	assert_false(watch_done(w));
 	close(fd);
@@ -109,9 +116,7 @@ static void test_settle(void **state)
 	assert_true(ms_now() - t0 < 10000); /* not the 20 s quiet */
 
 	char *a = at(dir, "content/a.md");
-	int fd = open(a, O_WRONLY | O_APPEND);
-	assert_true(fd >= 0);
-	assert_int_equal(write(fd, "x\n", 2), 2);
+	int fd = append_open(a, "x\n");
 	assert_true(watch_drain(w) > 0);
 	assert_false(watch_done(w));
 	t0 = ms_now();
@@ -120,10 +125,7 @@ static void test_settle(void **state)
 	close(fd);
 
 	/* a close within the burst shortens what is left of it */
-	fd = open(a, O_WRONLY | O_APPEND);
-	assert_true(fd >= 0);
-	assert_true(watch_drain(w) >= 0);
-	assert_int_equal(write(fd, "y\n", 2), 2);
+	fd = append_open(a, "y\n");
 	close(fd);
 	t0 = ms_now();
 	assert_true(watch_settle(w, 20000, 1, 40000) > 0);
