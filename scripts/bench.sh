@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# bench.sh: ssg against Hugo (the anchor) and the cmark-gfm parse floor, side
-# by side in one sitting, with hyperfine. `make bench` runs it; figures go to
-# BENCHMARKS.md by hand, with the machine they came from.
+# bench.sh: ssg against Hugo (the anchor), the cmark-gfm parse floor and the
+# file system's write floor, side by side in one sitting, with hyperfine.
+# `make bench` runs it; figures go to BENCHMARKS.md by hand, with the machine
+# they came from.
 #
 #   scripts/bench.sh [steps...]   steps: deps corpora clean rebuild edit serve
-#                                 mixed memory floor seeds summary (default: all)
+#                                 mixed memory floor seeds writefloor summary
+#                                 (default: all)
 # Clean builds pass --force: nothing from an earlier build (the document
 # cache, page digests, the fingerprint) is used. The document cache is still
 # made: compared with the file in place, written only where it differs. The
@@ -198,6 +200,25 @@ seeds() {  # the bundled five-document portal: clean, then unchanged
 	rm -rf "$T/p"
 }
 
+# What the file system alone needs to create the site ssg built (write_floor:
+# its folders and files from memory, on as many threads as ssg uses), on
+# tmpfs: the floor of the output as the cmark-gfm run is the floor of the
+# input. The portal's, to set beside its full build; the 10,000 documents'.
+writefloor() {
+	make -s -C "$HERE" tools
+	local wf=$HERE/build/tools/write_floor j
+	j=$(nproc)
+	rm -rf "$T/p" "$T/wf"
+	"$SSG" build -q --force -s "$HERE" -o "$T/p" 2>/dev/null
+	"$wf" "$T/p" "$T/wf" 30 "$j" "$R/write-floor-portal.json" "write floor portal tmpfs" |
+		tee "$R/write-floor-portal.txt"
+	rm -rf "$T/p" "$T/wf" "$T/o"
+	"$SSG" build -q --force -s "$B/c10000" -o "$T/o" 2>/dev/null
+	"$wf" "$T/o" "$T/wf" "$RUNS" "$j" "$R/write-floor-10000.json" "write floor 10000 tmpfs" |
+		tee "$R/write-floor-10000.txt"
+	rm -rf "$T/o" "$T/wf"
+}
+
 summary() {
 	python3 - "$R" <<'EOF'
 import glob, json, os, sys
@@ -217,10 +238,10 @@ EOF
 		> "$R/env.txt" 2>&1 || true
 }
 
-steps=${*:-deps corpora clean rebuild edit serve mixed memory floor seeds summary}
+steps=${*:-deps corpora clean rebuild edit serve mixed memory floor seeds writefloor summary}
 for s in $steps; do
 	case $s in
-	deps | corpora | clean | rebuild | edit | serve | mixed | memory | floor | seeds | summary) $s ;;
+	deps | corpora | clean | rebuild | edit | serve | mixed | memory | floor | seeds | writefloor | summary) $s ;;
 	*) echo "bench: unknown step: $s" >&2; exit 2 ;;
 	esac
 done
