@@ -727,9 +727,13 @@ static void record_doc_pages(const struct site *s, const struct file_digests *di
 		const struct page_task *t = hash_get(&by_rel, rel, &di) ? of_doc[di] : NULL;
 		long at = t ? t->body_at : -1, len = t ? t->body_len : 0;
 		if (t && t->kept) {
+			/* the very file the site in place has: its body lies where
+			 * it lay (a kept page was not rendered: its length is the
+			 * record's) */
 			const struct doc_page_rec *r = doc_pages_find(before, rel);
-			bool same = r && !strcmp(r->page, t->path) && r->len == len;
+			bool same = r && !strcmp(r->page, t->path);
 			at = same ? r->at : -1;
+			len = same ? r->len : 0;
 		}
 		doc_pages_add(now, rel, t ? t->path : "", digests->digests[i], at, len);
 	}

@@ -61,6 +61,11 @@ build; full "a longer entry"
 printf '\n## A new section\n\nText.\n' >> "$md"
 build; full "a new heading"
 
+# a document whose page the last whole build kept (by its inputs, not
+# rendered): its body is where the kept page has it, so its prose is patched
+printf '\n\nA paragraph of prose in the RST document.\n' >> "$rst"
+build; patched 1 "prose in a page kept by the last build"
+
 # a record that does not match its page: refused, built in full
 printf '\n\nProse again.\n' >> "$md"
 build; patched 1 "prose again"
