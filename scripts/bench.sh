@@ -128,6 +128,7 @@ edit() {  # one document edited, then built: ssg's incremental build, Hugo's bui
 }
 
 serve() {  # the entry and link edits under ssg serve, from the save to the reload event
+	# (the first: a preview's, build_patch.h) and to the site built whole
 	local doc=00000-megatron-references.md
 	for kind in entry link; do
 		python3 "$HERE/scripts/serve_latency.py" --serve "$SSG" "$B/c10000" "$doc" "$RUNS" \

@@ -12,7 +12,10 @@ usage: serve_latency.py (--port PORT | --serve SSG SITE) DOC EDITS KIND [OUT.jso
   KIND  entry: a line on the last entry of DOC's list (the model sees it);
         prose: a paragraph of its own (patched into the page);
         link: a new entry, linking to a resource no document cites
-The first edit warms up and is not counted; DOC is restored afterwards."""
+Two times per edit: to the first reload event, and to the reload event of
+the site built whole (the same event unless the first was a preview's:
+build_patch.h). The first edit warms up and is not counted; DOC is restored
+afterwards."""
 import json
 import os
 import re
@@ -47,31 +50,39 @@ def measure(port, path, edits, kind):
         pass  # status line and headers
 
     def wait_reload():
+        """The next reload event: whether it is a preview's (a build follows)."""
         s.settimeout(900)
+        reload = False
         while True:
             line = f.readline()  # chunk sizes and SSE lines alike: the event name is enough
             if not line:
                 sys.exit("serve_latency: event stream closed")
             if line.startswith(b"event: reload"):
-                return
+                reload = True
+            elif reload and line.startswith(b"data: "):
+                return b'"preview":true' in line
             if line.startswith(b"event: build-error"):
                 sys.exit("serve_latency: the build failed during the benchmark")
 
     original = open(path, "rb").read()
-    times = []
+    times, whole = [], []
     try:
         for i in range(edits + 1):
             time.sleep(0.5)
             t0 = time.monotonic()
             with open(path, "a", encoding="utf-8") as out:
                 out.write(edit_line(kind, time.time_ns()))
-            wait_reload()
+            preview = wait_reload()
+            t1 = time.monotonic()
+            while preview:
+                preview = wait_reload()
             if i:
-                times.append(time.monotonic() - t0)
+                times.append(t1 - t0)
+                whole.append(time.monotonic() - t0)
     finally:
         with open(path, "wb") as out:
             out.write(original)
-    return times
+    return times, whole
 
 
 def main():
@@ -89,21 +100,24 @@ def main():
     edits, kind = int(args[1]), args[2]
     out = args[3] if len(args) > 3 else None
     try:
-        times = measure(port, doc, edits, kind)
+        times, whole = measure(port, doc, edits, kind)
     finally:
         if serve:
             serve.terminate()
             serve.wait()
-    print("save -> reload event (%s edits): median %.0f ms, min %.0f, max %.0f (n=%d)"
-          % (kind, statistics.median(times) * 1000, min(times) * 1000, max(times) * 1000,
-             len(times)))
+    for what, ts in (("reload event", times), ("site built whole", whole)):
+        print("save -> %s (%s edits): median %.0f ms, min %.0f, max %.0f (n=%d)"
+              % (what, kind, statistics.median(ts) * 1000, min(ts) * 1000, max(ts) * 1000,
+                 len(ts)))
     if out:
-        result = {"command": "ssg serve 10000 one %s edit, to reload" % kind,
-                  "mean": statistics.mean(times), "median": statistics.median(times),
-                  "min": min(times), "max": max(times), "user": 0.0, "system": 0.0,
-                  "times": times}
+        results = []
+        for what, ts in (("to reload", times), ("to the site whole", whole)):
+            results.append({"command": "ssg serve 10000 one %s edit, %s" % (kind, what),
+                            "mean": statistics.mean(ts), "median": statistics.median(ts),
+                            "min": min(ts), "max": max(ts), "user": 0.0, "system": 0.0,
+                            "times": ts})
         with open(out, "w") as f:
-            json.dump({"results": [result]}, f, indent=1)
+            json.dump({"results": results}, f, indent=1)
 
 
 if __name__ == "__main__":

@@ -33,6 +33,8 @@ struct patch_job {
 	struct site s;       /* the config, and the edited documents read afresh */
 	struct buf *entries; /* per document of all: its new cache entry, if edited */
 	long long delta;     /* bytes the pages grow by */
+	bool may_preview;    /* a page may be previewed (build_opts.previewed) */
+	bool previewed;      /* one was: the site is not whole until built in full */
 };
 
 /* The documents whose bytes changed, each with its page; false when one has
@@ -87,7 +89,8 @@ static bool write_beside(struct patch_job *j, size_t k, const struct buf *page, 
 }
 
 /* Edited document k, read again (now): it must give the record its cached
- * version gave, and its new body must fit where the old one lies. */
+ * version gave (or one it can be previewed from), and its new body must fit
+ * where the old one lies. */
 static bool patch_one(struct patch_job *j, size_t k, const struct doc_cache *cache,
 		      const struct doc *now)
 {
@@ -96,15 +99,21 @@ static bool patch_one(struct patch_job *j, size_t k, const struct doc_cache *cac
 	was.relpath = xstrdup(p->was->relpath);
 	struct buf page = BUF_INIT;
 	char *file = path_join(j->outdir, p->was->page);
-	bool ok = now->ok && doc_cache_get(cache, was.relpath, p->was->digest, &was) &&
-		  doc_cache_same_record(&was, now) && buf_read_regular(&page, file, 1u << 28) == 0 &&
-		  (size_t)p->was->at + (size_t)p->was->len <= page.n &&
-		  /* an empty body may read differently to a template: not patched */
-		  was.body && *was.body && now->body && *now->body;
+	bool ok = now->ok && doc_cache_get(cache, was.relpath, p->was->digest, &was);
+	bool same = ok && doc_cache_same_record(&was, now);
+	bool preview = ok && !same && j->may_preview && doc_cache_previewable(&was, now);
+	ok = (same || preview) && buf_read_regular(&page, file, 1u << 28) == 0 &&
+	     (size_t)p->was->at + (size_t)p->was->len <= page.n &&
+	     /* an empty body may read differently to a template: not patched */
+	     was.body && *was.body && now->body && *now->body;
 	free(file);
-	char *body = ok ? html_relink_body(was.body, page.p + p->was->at, (size_t)p->was->len,
-					   now->body)
-			: NULL;
+	char *body = !ok ? NULL
+		     : preview ? html_relink_preview(was.body, page.p + p->was->at,
+						     (size_t)p->was->len, now->body)
+			       : html_relink_body(was.body, page.p + p->was->at,
+						  (size_t)p->was->len, now->body);
+	if (body && preview)
+		j->previewed = true;
 	ok = body && write_beside(j, k, &page, body);
 	free(body);
 	buf_free(&page);
@@ -204,13 +213,14 @@ int build_patch(const struct build_opts *o, const char *outdir,
 		struct diags *d, struct build_stats *st)
 {
 	struct patch_job j = {.src = o->source ? o->source : ".", .outdir = outdir,
-			      .digests = digests};
+			      .digests = digests, .may_preview = o->previewed != NULL};
 	struct diags last = DIAGS_INIT;
 	struct build_stats was;
 	bool ok = !o->force && digests && doc_pages_load(&j.recs, outdir, frame) == 0 &&
 		  build_state_read(outdir, &last, &was) == 0 && find_edits(&j);
 	ok = ok && make_pages(&j) && put_pages(&j);
-	if (ok) {
+	bool previewed = ok && j.previewed;
+	if (ok && !previewed) {
 		was.unchanged = was.files - j.n;
 		was.bytes = (unsigned long long)((long long)was.bytes + j.delta);
 		was.patched = j.n;
@@ -234,5 +244,5 @@ int build_patch(const struct build_opts *o, const char *outdir,
 	free(j.s.docs);
 	if (j.s.source_dir)
 		config_free(&j.s.cfg);
-	return ok ? 0 : -1;
+	return previewed ? 1 : ok ? 0 : -1;
 }

@@ -13,7 +13,17 @@
  * (html_relink_body). No model is built and nothing else is read.
  *
  * Whatever else changed, or whatever does not check out, build_patch leaves
- * the site as it is and the caller builds in full. Level 5. */
+ * the site as it is and the caller builds in full.
+ *
+ * A preview (when build_opts.previewed is set: serve) goes one step further,
+ * as Hugo's server renders the pages in view first: an edited document whose
+ * record differs only in what its entries say of their resources, or in
+ * links added after its last one (doc_cache_previewable: an edited entry, a
+ * new link), gets its page patched all the same, a new link without its
+ * badge. The pages around it (its resources', topics', counts) are not, so
+ * the site is not whole: the state forgets its fingerprint, and the caller
+ * builds in full at once. The document's new cache entry is kept, so that
+ * build does not read it again. Level 5. */
 #ifndef SSG_BUILD_PATCH_H
 #define SSG_BUILD_PATCH_H
 
@@ -27,8 +37,9 @@
 /* Patch the site in outdir, built from o's sources with frame fingerprint
  * frame, to the inputs whose fingerprint is fp (content/'s files hashed into
  * digests). 0 when done (the last build's diagnostics in d, its counts in st);
- * -1 when the build must be made in full (outdir then still holds a whole
- * site, and d and st are untouched). */
+ * 1 when pages were previewed (the site must now be built in full; d and st
+ * untouched); -1 when the build must be made in full (outdir then still
+ * holds a whole site, and d and st are untouched). */
 int build_patch(const struct build_opts *o, const char *outdir,
 		const struct file_digests *digests, const char fp[33], const char frame[33],
 		struct diags *d, struct build_stats *st);

@@ -92,8 +92,11 @@ static void put_meta(struct buf *b, const struct doc_meta *m)
 
 /* The fields of an entry after its digest; without the body (and what only
  * the body's words give) unless whole. *body_at (when whole): where the
- * body's bytes start in b, or SIZE_MAX when it has none. */
-static void put_doc(struct buf *b, const struct doc *d, bool whole, size_t *body_at)
+ * body's bytes start in b, or SIZE_MAX when it has none. For a preview
+ * (doc_cache_previewable), only the first ncites citations, and none of
+ * what an entry says of its resource, nor positions, nor diagnostics. */
+static void put_doc_as(struct buf *b, const struct doc *d, bool whole, size_t *body_at,
+		       bool preview, size_t ncites)
 {
 	put_u32(b, (uint32_t)d->format);
 	put_meta(b, &d->meta);
@@ -112,14 +115,18 @@ static void put_doc(struct buf *b, const struct doc *d, bool whole, size_t *body
 		put_doc_str(b, h->text);
 		put_doc_str(b, h->id);
 		put_int(b, h->level);
-		put_int(b, h->line);
+		put_int(b, preview ? 0 : h->line);
 		put_int(b, h->parent);
 	}
-	put_u32(b, (uint32_t)d->ncites);
-	for (size_t i = 0; i < d->ncites; i++) {
+	put_u32(b, (uint32_t)ncites);
+	for (size_t i = 0; i < ncites; i++) {
 		const struct citation *c = &d->cites[i];
 		put_doc_str(b, c->url);
 		put_doc_str(b, c->canonical);
+		if (preview) {
+			put_int(b, c->heading);
+			continue;
+		}
 		put_doc_str(b, c->text);
 		put_doc_str(b, c->title);
 		put_doc_str(b, c->desc);
@@ -131,6 +138,8 @@ static void put_doc(struct buf *b, const struct doc *d, bool whole, size_t *body
 	put_u32(b, (uint32_t)d->nilinks);
 	for (size_t i = 0; i < d->nilinks; i++) {
 		put_doc_str(b, d->ilinks[i].url);
+		if (preview)
+			continue;
 		put_int(b, d->ilinks[i].line);
 		put_int(b, d->ilinks[i].col);
 	}
@@ -138,6 +147,8 @@ static void put_doc(struct buf *b, const struct doc *d, bool whole, size_t *body
 		put_u64(b, d->hash);
 		put_int(b, d->words);
 	}
+	if (preview)
+		return;
 	put_u32(b, (uint32_t)d->diags.n);
 	for (size_t i = 0; i < d->diags.n; i++) {
 		const struct diag *g = &d->diags.v[i];
@@ -148,6 +159,11 @@ static void put_doc(struct buf *b, const struct doc *d, bool whole, size_t *body
 		put_str(b, g->code);
 		put_str(b, g->msg);
 	}
+}
+
+static void put_doc(struct buf *b, const struct doc *d, bool whole, size_t *body_at)
+{
+	put_doc_as(b, d, whole, body_at, false, d->ncites);
 }
 
 size_t doc_cache_put(struct buf *out, const struct doc *d, const unsigned long long digest[2])
@@ -164,15 +180,26 @@ size_t doc_cache_put(struct buf *out, const struct doc *d, const unsigned long l
 	return body_at == SIZE_MAX ? SIZE_MAX : 4 + body_at; /* after the entry's length */
 }
 
-bool doc_cache_same_record(const struct doc *a, const struct doc *b)
+static bool same_as(const struct doc *a, const struct doc *b, bool preview, size_t ncites)
 {
 	struct buf x = BUF_INIT, y = BUF_INIT;
-	put_doc(&x, a, false, NULL);
-	put_doc(&y, b, false, NULL);
+	put_doc_as(&x, a, false, NULL, preview, preview ? ncites : a->ncites);
+	put_doc_as(&y, b, false, NULL, preview, preview ? ncites : b->ncites);
 	bool same = x.n == y.n && !memcmp(x.p, y.p, x.n);
 	buf_free(&x);
 	buf_free(&y);
 	return same;
+}
+
+bool doc_cache_same_record(const struct doc *a, const struct doc *b)
+{
+	return same_as(a, b, false, 0);
+}
+
+bool doc_cache_previewable(const struct doc *was, const struct doc *now)
+{
+	return now->ncites >= was->ncites && !diags_count(&now->diags, SEV_ERROR) &&
+	       same_as(was, now, true, was->ncites);
 }
 
 void doc_cache_env(const char *source_dir, char env[33])

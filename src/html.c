@@ -344,8 +344,11 @@ static bool relink_learn(struct relinks *r, const char *marked, const char *fin,
 	}
 }
 
-char *html_relink_body(const char *old_marked, const char *old_final, size_t old_final_len,
-		       const char *new_marked)
+/* new_marked with each marker made what it became in old_final; with
+ * bare_new, a citation's marker old_marked lacks becomes nothing (no badge)
+ * rather than a failure. */
+static char *relink(const char *old_marked, const char *old_final, size_t old_final_len,
+		    const char *new_marked, bool bare_new)
 {
 	struct relinks r;
 	memset(&r, 0, sizeof r);
@@ -359,8 +362,9 @@ char *html_relink_body(const char *old_marked, const char *old_final, size_t old
 		bool bad = false, ok = true;
 		while (ok && next_marker(p, &m, &after, &slot, &i, &bad)) {
 			buf_put(&b, p, (size_t)(m - p));
-			ok = i < r.cap[slot] && r.v[slot][i].set;
-			if (ok)
+			bool known = i < r.cap[slot] && r.v[slot][i].set;
+			ok = known || (bare_new && slot == 0);
+			if (known)
 				buf_put(&b, r.v[slot][i].p, r.v[slot][i].n);
 			p = after;
 		}
@@ -373,4 +377,16 @@ char *html_relink_body(const char *old_marked, const char *old_final, size_t old
 	for (int k = 0; k < 3; k++)
 		free(r.v[k]);
 	return out;
+}
+
+char *html_relink_body(const char *old_marked, const char *old_final, size_t old_final_len,
+		       const char *new_marked)
+{
+	return relink(old_marked, old_final, old_final_len, new_marked, false);
+}
+
+char *html_relink_preview(const char *old_marked, const char *old_final, size_t old_final_len,
+			  const char *new_marked)
+{
+	return relink(old_marked, old_final, old_final_len, new_marked, true);
 }

@@ -98,7 +98,8 @@ struct server {
 	struct MHD_Daemon *daemon;
 	pthread_mutex_t lock; /* guards everything below */
 	unsigned long gen;      /* bumps with each event sent to pages */
-	unsigned long site_gen; /* bumps with each good build */
+	unsigned long site_gen; /* bumps with each good build, and each preview */
+	bool preview;           /* the site served is a preview: a build follows */
 	unsigned long ping;
 	bool failed;            /* the last build failed */
 	char *error;            /* and said this */
@@ -547,7 +548,8 @@ static void sse_put_state(struct server *srv, struct sse_client *cl)
 	if (srv->failed)
 		sse_put_error(&cl->out, srv->error ? srv->error : "build failed");
 	else
-		buf_printf(&cl->out, "event: reload\ndata: {\"gen\":%lu}\n\n", srv->site_gen);
+		buf_printf(&cl->out, "event: reload\ndata: {\"gen\":%lu%s}\n\n", srv->site_gen,
+			   srv->preview ? ",\"preview\":true" : "");
 }
 
 /* What this client is due now (under the lock); nothing when up to date. */
@@ -714,13 +716,14 @@ static char *diags_text(const struct diags *d)
 }
 
 /* A new site is served (text NULL), or the build's errors are shown: open
- * pages are told. */
-static void announce(struct server *srv, char *text)
+ * pages are told. preview: the site is a preview, its build in full follows. */
+static void announce(struct server *srv, char *text, bool preview)
 {
 	pthread_mutex_lock(&srv->lock);
 	free(srv->error);
 	srv->error = text;
 	srv->failed = text != NULL;
+	srv->preview = preview && !text;
 	if (!text)
 		srv->site_gen++;
 	srv->gen++;
@@ -731,6 +734,8 @@ static void announce(struct server *srv, char *text)
 struct in_place {
 	struct server *srv;
 	bool told;
+	bool quiet;
+	struct timespec start; /* when the build began */
 };
 
 /* The new site is in place: open pages reload now, while the build saves
@@ -738,8 +743,24 @@ struct in_place {
 static void site_in_place(void *ctx)
 {
 	struct in_place *p = ctx;
-	announce(p->srv, NULL);
+	announce(p->srv, NULL, false);
 	p->told = true;
+}
+
+/* The edited documents' pages are previewed (build_patch.h): open pages
+ * reload now, and again once the build in full is in place. */
+static void site_previewed(void *ctx)
+{
+	struct in_place *p = ctx;
+	announce(p->srv, NULL, true);
+	if (p->quiet)
+		return;
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	fprintf(stderr, "previewed in %.0f ms; building the rest\n",
+		(double)(now.tv_sec - p->start.tv_sec) * 1e3 +
+			(double)(now.tv_nsec - p->start.tv_nsec) / 1e6);
+	fflush(stderr);
 }
 
 static void rebuild(struct server *srv, const struct serve_opts *o)
@@ -748,9 +769,19 @@ static void rebuild(struct server *srv, const struct serve_opts *o)
 	b.output = srv->site;
 	b.base_url = srv->base_url;
 	b.burial = &srv->burial;
-	struct in_place told = {srv, false};
+	struct in_place told = {srv, false, o->quiet, {0, 0}};
+	clock_gettime(CLOCK_MONOTONIC, &told.start);
 	b.committed = site_in_place;
 	b.committed_ctx = &told;
+	/* not while errors are shown: a preview would hide them until the
+	 * build in full shows them again */
+	pthread_mutex_lock(&srv->lock);
+	bool failed = srv->failed;
+	pthread_mutex_unlock(&srv->lock);
+	if (!failed) {
+		b.previewed = site_previewed;
+		b.previewed_ctx = &told;
+	}
 	struct diags d = DIAGS_INIT;
 	struct build_stats st;
 	int rc = site_build(&b, &d, &st);
@@ -758,7 +789,7 @@ static void rebuild(struct server *srv, const struct serve_opts *o)
 		if (d.v[i].sev != SEV_NOTE && (rc || !o->quiet))
 			diag_print(&d.v[i], stderr);
 	if (rc || !told.told)
-		announce(srv, rc ? diags_text(&d) : NULL);
+		announce(srv, rc ? diags_text(&d) : NULL, false);
 	if (rc)
 		fprintf(stderr, "build failed (%zu errors): %s\n", st.errors,
 			srv->site_gen ? "still serving the last good site"

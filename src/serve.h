@@ -4,7 +4,9 @@
  * 404.html, index.html for folders, no listings, confined to the site root),
  * watches the sources (watch.h), rebuilds after a burst of changes and tells
  * open pages through Server-Sent Events (/__ssg/events) to reload, or to show
- * the build's errors in an overlay while the last good site stays served. The
+ * the build's errors in an overlay while the last good site stays served. An
+ * edit build_patch can preview reloads them twice: once its page is patched
+ * (the event's data says "preview":true), and once the site is whole. The
  * reload script is injected into HTML responses here, never into the files.
  * The only module that includes microhttpd.h. Level 6. */
 #ifndef SSG_SERVE_H

@@ -918,8 +918,12 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 		st->ms = now_ms() - t0;
 		return 0;
 	}
-	/* only documents' prose changed: their pages are patched */
-	if (!after && !o->force && ours && build_patch(o, outdir, &digests, fp, frame, d, st) == 0) {
+	/* only documents' prose changed: their pages are patched (or previewed,
+	 * and built in full at once) */
+	int patched = !after && !o->force && ours
+			      ? build_patch(o, outdir, &digests, fp, frame, d, st)
+			      : -1;
+	if (patched == 0) {
 		output_tidy(outdir);
 		file_digests_free(&digests);
 		free(outdir);
@@ -927,6 +931,8 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 		st->read_ms = st->ms; /* a patch is all reading */
 		return 0;
 	}
+	if (patched == 1)
+		o->previewed(o->previewed_ctx);
 	struct site s;
 	struct build_opts with_digests = *o; /* the content hashed just now, or as it is read */
 	with_digests.digests = after ? NULL : &digests;

@@ -46,6 +46,11 @@ struct build_opts {
 				* is in place, before what the next build needs of
 				* it is saved (serve tells open pages then) */
 	void *committed_ctx;
+	void (*previewed)(void *ctx); /* when set: an edit build_patch cannot
+				* patch whole may be previewed first (build_patch.h);
+				* called once the previewed pages are in place, before
+				* the build in full that follows (serve reloads then) */
+	void *previewed_ctx;
 };
 
 struct build_stats {

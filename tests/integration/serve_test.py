@@ -383,6 +383,39 @@ def run(top):
         check(any("1 page patched in place" in e for e in errs),
               "the prose edit was not patched in place: %r" % errs[-3:])
 
+        # an entry's words, then a new link: previewed (build_patch.h), the
+        # page reloaded at once, then again once the site is built whole
+        beta = os.path.join(site, "content", "beta.md")
+        beta_text = ("# Beta\n\nBeta intro.\n\n## Languages\n\n"
+                     "- [Python](https://www.python.org/) - a language, previewed\n")
+        for label, text, want in (
+                ("an entry's words", beta_text, b"a language, previewed"),
+                ("a new link", beta_text + "- [Rust](https://www.rust-lang.org/) - another\n",
+                 b"https://www.rust-lang.org/")):
+            previews = sum("previewed in" in e for e in errs)
+            t0 = time.monotonic()
+            write(beta, text)
+            data = ev.wait("reload")
+            if '"preview":true' in data:
+                # the page as previewed (a small site may have been built
+                # whole already: the two reloads then come as one)
+                _, _, body = request(port, "GET", "/beta/")
+                check(want in body, "%s: not in the previewed page" % label)
+                print("%s: preview after %.0f ms" % (label, (time.monotonic() - t0) * 1000))
+                data = ev.wait("reload")
+                check('"preview"' not in data, "%s: a second preview, no whole build: %r"
+                      % (label, data))
+            print("%s: whole after %.0f ms" % (label, (time.monotonic() - t0) * 1000))
+            _, _, body = request(port, "GET", "/beta/")
+            check(want in body, "%s: not in the page built whole" % label)
+            time.sleep(0.1)
+            check(sum("previewed in" in e for e in errs) == previews + 1,
+                  "%s: serve did not say it previewed: %r" % (label, errs[-3:]))
+        # the site around it is built too: the resource index lists the new link
+        st, _, body = request(port, "GET", "/resources.json")
+        check(st == 200 and b"https://www.rust-lang.org/" in body,
+              "the new link is not in resources.json")
+
         # an editor-style save: temp file renamed over the original
         tmpf = os.path.join(site, "content", ".beta.md.swp")
         write(tmpf, "# Beta\n\nBeta renamed in.\n")

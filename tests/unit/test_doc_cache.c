@@ -349,6 +349,89 @@ static void test_record(void **state)
 	doc_free(&a);
 }
 
+/* A second citation, added after sample_doc's. */
+static void add_cite(struct doc *d, const char *url)
+{
+	d->cites = xrealloc(d->cites, (d->ncites + 1) * sizeof *d->cites);
+	d->cites[d->ncites++] = (struct citation){.url = xstrdup(url), .canonical = xstrdup(url),
+						  .text = xstrdup("New"), .title = xstrdup("New"),
+						  .line = 20, .col = 3, .heading = 1, .resource = -1};
+}
+
+/* A page can be previewed from its last version (build_patch.h) when the
+ * record differs only in what entries say of their resources, positions,
+ * warnings, and citations added after the last: never when a link, a
+ * heading, the metadata or the links to other files differ, a citation is
+ * gone, or the document has an error. */
+static void test_previewable(void **state)
+{
+	(void)state;
+	struct doc a, b;
+	sample_doc(&a);
+	sample_doc(&b);
+	assert_true(doc_cache_previewable(&a, &b));
+	/* an entry's words */
+	free(b.cites[0].desc);
+	b.cites[0].desc = xstrdup("a description now");
+	free(b.cites[0].text);
+	b.cites[0].text = xstrdup("FlashAttention, again");
+	free(b.cites[0].title);
+	b.cites[0].title = xstrdup("FlashAttention, again");
+	b.cites[0].bare = false;
+	assert_false(doc_cache_same_record(&a, &b));
+	assert_true(doc_cache_previewable(&a, &b));
+	/* positions and warnings */
+	b.cites[0].line = 13;
+	b.headings[1].line = 10;
+	b.ilinks[0].col = 5;
+	diag_add(&b.diags, SEV_WARNING, "content/guides/intro.md", 20, 1, "a warning");
+	assert_true(doc_cache_previewable(&a, &b));
+	/* a link added after the last */
+	add_cite(&b, "https://example.org/new");
+	assert_true(doc_cache_previewable(&a, &b));
+	/* but not taken away */
+	assert_false(doc_cache_previewable(&b, &a));
+	/* nor an error */
+	diag_add(&b.diags, SEV_ERROR, "content/guides/intro.md", 21, 1, "an error");
+	assert_false(doc_cache_previewable(&a, &b));
+	doc_free(&b);
+	/* each of these is seen beyond the document's body */
+	sample_doc(&b);
+	free(b.cites[0].canonical);
+	b.cites[0].canonical = xstrdup("https://example.org/other");
+	assert_false(doc_cache_previewable(&a, &b));
+	doc_free(&b);
+	sample_doc(&b);
+	free(b.cites[0].url);
+	b.cites[0].url = xstrdup("https://arxiv.org/abs/2205.14135");
+	assert_false(doc_cache_previewable(&a, &b));
+	doc_free(&b);
+	sample_doc(&b);
+	b.cites[0].heading = 0;
+	assert_false(doc_cache_previewable(&a, &b));
+	doc_free(&b);
+	sample_doc(&b);
+	free(b.headings[1].text);
+	b.headings[1].text = xstrdup("Set-up");
+	assert_false(doc_cache_previewable(&a, &b));
+	doc_free(&b);
+	sample_doc(&b);
+	free(b.title);
+	b.title = xstrdup("Another title");
+	assert_false(doc_cache_previewable(&a, &b));
+	doc_free(&b);
+	sample_doc(&b);
+	b.meta.weight = 1;
+	assert_false(doc_cache_previewable(&a, &b));
+	doc_free(&b);
+	sample_doc(&b);
+	free(b.ilinks[0].url);
+	b.ilinks[0].url = xstrdup("../elsewhere.md");
+	assert_false(doc_cache_previewable(&a, &b));
+	doc_free(&b);
+	doc_free(&a);
+}
+
 #define SAMPLE_BODY "<p>Body with a \x1emarker\x1f</p>\n"
 #define OTHER_BODY "<p>Another body</p>\n"
 
@@ -670,6 +753,7 @@ int main(void)
 		cmocka_unit_test(test_stream_same_bytes),
 		cmocka_unit_test(test_stream_fails),
 		cmocka_unit_test(test_record),
+		cmocka_unit_test(test_previewable),
 		cmocka_unit_test(test_index),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

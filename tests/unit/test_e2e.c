@@ -428,6 +428,163 @@ static void test_committed_hook(void **state)
 	assert_int_equal(rmdir(dir), 0);
 }
 
+/* compare_dirs, without the state files (.ssg-*), which say how the build
+ * went: an incremental build's differ from a clean one's. */
+static void compare_sites(const char *a, const char *b, const char *rel)
+{
+	char pa[1024];
+	snprintf(pa, sizeof pa, "%s/%s", a, rel);
+	DIR *da = opendir(pa);
+	assert_non_null(da);
+	struct dirent *e;
+	while ((e = readdir(da))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") ||
+		    !strncmp(e->d_name, ".ssg-", 5))
+			continue;
+		char crel[1024], fa[2048], fb[2048];
+		snprintf(crel, sizeof crel, "%s%s%s", rel, *rel ? "/" : "", e->d_name);
+		snprintf(fa, sizeof fa, "%s/%s", a, crel);
+		snprintf(fb, sizeof fb, "%s/%s", b, crel);
+		struct stat st;
+		assert_int_equal(stat(fa, &st), 0);
+		if (S_ISDIR(st.st_mode)) {
+			compare_sites(a, b, crel);
+			continue;
+		}
+		size_t na = 0, nb = 0;
+		char *ca = test_read_file(fa, &na), *cb = test_read_file(fb, &nb);
+		if (!cb || na != nb || memcmp(ca, cb, na))
+			fail_msg("%s differs", crel);
+		free(ca);
+		free(cb);
+	}
+	closedir(da);
+}
+
+/* What the preview hook saw: the edited document's page at that moment. */
+struct preview_seen {
+	const char *page;
+	int calls;
+	char *html;
+};
+
+static void on_previewed(void *ctx)
+{
+	struct preview_seen *p = ctx;
+	p->calls++;
+	free(p->html);
+	size_t n;
+	p->html = test_read_file(p->page, &n);
+}
+
+static int count_of(const char *hay, const char *needle)
+{
+	int n = 0;
+	for (const char *p = hay; (p = strstr(p, needle)); p++)
+		n++;
+	return n;
+}
+
+/* serve previews an edit the model sees (build_patch.h): an entry's words
+ * or a new link. The page is patched and the hook called before the build
+ * in full, which follows at once and leaves the site a clean build's. Other
+ * edits are not previewed; a prose edit is patched whole. */
+static void test_preview_hook(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/ssg-e2e-preview-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char src[300], out[300], clean[300], p[400];
+	snprintf(src, sizeof src, "%s/src", dir);
+	snprintf(out, sizeof out, "%s/out", dir);
+	snprintf(clean, sizeof clean, "%s/clean", dir);
+	assert_int_equal(mkdir(src, 0755), 0);
+	snprintf(p, sizeof p, "%s/content", src);
+	assert_int_equal(mkdir(p, 0755), 0);
+	put_file(src, "site.yml", "title: Preview\nbase_url: https://example.org/\n");
+	const char *a_head = "# Alpha\n\nSome prose.\n\n## Papers\n\n"
+			     "- [Flash](https://arxiv.org/abs/2205.14135) - fast attention\n";
+	char a[1024];
+	snprintf(a, sizeof a, "%s- [Lonely](https://example.org/lonely) - alone here\n", a_head);
+	put_file(src, "content/a.md", a);
+	put_file(src, "content/b.md",
+		 "# Beta\n\n- [Flash](https://arxiv.org/abs/2205.14135v2) - the paper\n");
+	snprintf(p, sizeof p, "%s/a/index.html", out);
+	struct preview_seen seen = {.page = p};
+	struct build_opts o = {.source = src, .output = out, .jobs = 2,
+			       .previewed = on_previewed, .previewed_ctx = &seen};
+	struct diags d = DIAGS_INIT;
+	struct build_stats st;
+	assert_int_equal(site_build(&o, &d, &st), 0);
+	diags_free(&d);
+	assert_int_equal(seen.calls, 0); /* no site to preview in */
+	/* an entry's words: previewed, then built in full */
+	snprintf(a, sizeof a, "%s- [Lonely](https://example.org/lonely) - still alone here\n",
+		 a_head);
+	put_file(src, "content/a.md", a);
+	assert_int_equal(site_build(&o, &d, &st), 0);
+	diags_free(&d);
+	assert_int_equal(seen.calls, 1);
+	assert_non_null(seen.html);
+	assert_non_null(strstr(seen.html, "still alone here"));
+	assert_int_equal(st.patched, 0);
+	assert_false(st.up_to_date);
+	assert_int_equal(build_site(src, clean, 1, false), 0);
+	compare_sites(clean, out, "");
+	compare_sites(out, clean, "");
+	/* a new link: previewed without its badge */
+	char *before = test_read_file(p, &(size_t){0});
+	strcat(a, "- [Brand new](https://example.org/brand-new) - just added\n");
+	put_file(src, "content/a.md", a);
+	assert_int_equal(site_build(&o, &d, &st), 0);
+	diags_free(&d);
+	assert_int_equal(seen.calls, 2);
+	assert_non_null(strstr(seen.html, "https://example.org/brand-new"));
+	assert_int_equal(count_of(seen.html, "class=\"cites\""),
+			 count_of(before, "class=\"cites\""));
+	char *after = test_read_file(p, &(size_t){0});
+	assert_true(count_of(after, "class=\"cites\"") > count_of(before, "class=\"cites\""));
+	free(before);
+	free(after);
+	output_remove_tree(clean);
+	assert_int_equal(build_site(src, clean, 1, false), 0);
+	compare_sites(clean, out, "");
+	compare_sites(out, clean, "");
+	/* a heading renamed: no preview, a build in full */
+	char *h = strstr(a, "## Papers");
+	memcpy(h, "## Reads ", 9);
+	put_file(src, "content/a.md", a);
+	assert_int_equal(site_build(&o, &d, &st), 0);
+	diags_free(&d);
+	assert_int_equal(seen.calls, 2);
+	output_remove_tree(clean);
+	assert_int_equal(build_site(src, clean, 1, false), 0);
+	compare_sites(clean, out, "");
+	/* a first paragraph long enough: the document's description, seen on
+	 * other pages, so not previewed */
+	strcat(a, "\nA closing paragraph.\n");
+	put_file(src, "content/a.md", a);
+	assert_int_equal(site_build(&o, &d, &st), 0);
+	diags_free(&d);
+	assert_int_equal(st.patched, 0);
+	assert_int_equal(seen.calls, 2);
+	/* prose alone: patched whole, nothing to preview */
+	strcat(a, "\nAnd another one.\n");
+	put_file(src, "content/a.md", a);
+	assert_int_equal(site_build(&o, &d, &st), 0);
+	diags_free(&d);
+	assert_int_equal(st.patched, 1);
+	assert_int_equal(seen.calls, 2);
+	output_remove_tree(clean);
+	assert_int_equal(build_site(src, clean, 1, false), 0);
+	compare_sites(clean, out, "");
+	free(seen.html);
+	output_remove_tree(clean);
+	output_remove_tree(out);
+	snprintf(p, sizeof p, "rm -rf '%s'", dir);
+	assert_int_equal(system(p), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -440,6 +597,7 @@ int main(void)
 		cmocka_unit_test(test_drafts_left_out_in_parallel),
 		cmocka_unit_test(test_burial),
 		cmocka_unit_test(test_committed_hook),
+		cmocka_unit_test(test_preview_hook),
 	};
 	return cmocka_run_group_tests_name("e2e", tests, setup, teardown);
 }

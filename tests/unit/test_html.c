@@ -186,12 +186,61 @@ static void test_refusals(void **state)
 	doc_free(&was);
 }
 
+/* A preview (html_relink_preview): a link added after the others gets no
+ * badge (its resource is not known without the model), the others theirs,
+ * as the model would finish them were the new one without a resource; a
+ * link to another file added is refused all the same. */
+static void test_preview(void **state)
+{
+	(void)state;
+	struct doc was, now;
+	char *old_marked = marked(&was, "", "");
+	resolve(&was);
+	char *old_final = finish(&was, old_marked);
+	const char *added = "- [Brand new](https://example.org/brand-new) - just added\n";
+	char *new_marked = marked(&now, "", added);
+	assert_int_equal(now.ncites, 4);
+	/* the model's body, the new citation without a resource */
+	struct citation extra = now.cites[3];
+	now.ncites = 3;
+	resolve(&now);
+	now.ncites = 4;
+	now.cites[3] = extra;
+	now.cites[3].resource = -1;
+	char *want = finish(&now, new_marked);
+	/* the whole relink refuses, the preview does not */
+	assert_null(html_relink_body(old_marked, old_final, strlen(old_final), new_marked));
+	char *got = html_relink_preview(old_marked, old_final, strlen(old_final), new_marked);
+	assert_non_null(got);
+	assert_string_equal(got, want);
+	assert_non_null(strstr(got, "https://example.org/brand-new"));
+	assert_non_null(strstr(got, "+2</a>"));
+	/* the same body: the same page */
+	char *same = html_relink_preview(old_marked, old_final, strlen(old_final), old_marked);
+	assert_string_equal(same, old_final);
+	free(same);
+	/* a new link to another file: refused */
+	char *with = malloc(strlen(old_marked) + 16);
+	strcpy(with, old_marked);
+	strcat(with, "\x1e" "L9\x1f" "x" "\x1e" "E9\x1f");
+	assert_null(html_relink_preview(old_marked, old_final, strlen(old_final), with));
+	free(with);
+	free(got);
+	free(want);
+	free(new_marked);
+	free(old_final);
+	free(old_marked);
+	doc_free(&now);
+	doc_free(&was);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_prose_edit_relinked),
 		cmocka_unit_test(test_random_prose),
 		cmocka_unit_test(test_refusals),
+		cmocka_unit_test(test_preview),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
