@@ -47,6 +47,7 @@ static const char serve_reload_js[] =
 	"(function () {\n"
 	"  var me = document.currentScript;\n"
 	"  var gen = (me && me.getAttribute('data-gen')) || '';\n"
+	"  var id = (me && me.getAttribute('data-id')) || '';\n"
 	"  var box = null;\n"
 	"  function clear() { if (box && box.parentNode) box.parentNode.removeChild(box); box = null; }\n"
 	"  function show(text) {\n"
@@ -72,7 +73,9 @@ static const char serve_reload_js[] =
 	"    (document.body || document.documentElement).appendChild(box);\n"
 	"  }\n"
 	"  if (!window.EventSource) return;\n"
-	"  var es = new EventSource('/__ssg/events?since=' + encodeURIComponent(gen));\n"
+	"  var es = new EventSource('/__ssg/events?since=' + encodeURIComponent(gen)\n"
+	"    + '&page=' + encodeURIComponent(location.pathname).replace(/%2F/gi, '/')\n"
+	"    + '&id=' + encodeURIComponent(id));\n"
 	"  es.addEventListener('reload', function () { es.close(); location.reload(); });\n"
 	"  es.addEventListener('build-error', function (e) { show(e.data); });\n"
 	"  es.addEventListener('build-ok', clear);\n"
@@ -84,6 +87,8 @@ struct sse_client {
 	unsigned long seen;      /* srv->gen when this client was last told */
 	unsigned long ping_seen; /* srv->ping likewise */
 	unsigned long since;     /* the site generation its page came from */
+	char *page;              /* its page's path, and the identity of the file */
+	char *id;                /* it was served from (file_id), when it said */
 	bool hello;              /* the greeting is still due */
 	bool suspended;
 	struct buf out;          /* bytes due, from off */
@@ -100,6 +105,9 @@ struct server {
 	unsigned long gen;      /* bumps with each event sent to pages */
 	unsigned long site_gen; /* bumps with each good build, and each preview */
 	bool preview;           /* the site served is a preview: a build follows */
+	bool same_stay;         /* this generation is a preview, or the build that
+				 * follows one: pages whose file it left as it was
+				 * are not reloaded */
 	unsigned long ping;
 	bool failed;            /* the last build failed */
 	char *error;            /* and said this */
@@ -273,10 +281,28 @@ static enum MHD_Result send_text(struct MHD_Connection *c, unsigned status, cons
 	return queue(c, status, text_response(text));
 }
 
-static void reload_tag(struct server *srv, unsigned long site_gen, char *tag, size_t n)
+/* A file's identity as served: inode, size and mtime (a build that leaves a
+ * page as it was keeps its file, hard-linked; one that changes it writes a
+ * new file, or the old one over, with a new mtime). */
+static void file_id(const struct stat *st, char *out, size_t n)
+{
+	snprintf(out, n, "%llx-%llx-%llx", (unsigned long long)st->st_ino,
+		 (unsigned long long)st->st_size,
+		 (unsigned long long)st->st_mtim.tv_sec * 1000000000ull +
+			 (unsigned long long)st->st_mtim.tv_nsec);
+}
+
+/* st: the page's file, whose identity the page's script sends back (NULL:
+ * none). */
+static void reload_tag(struct server *srv, unsigned long site_gen, const struct stat *st,
+		       char *tag, size_t n)
 {
 	(void)srv;
-	snprintf(tag, n, "<script src=\"/__ssg/reload.js\" data-gen=\"%lu\"></script>", site_gen);
+	char id[64] = "";
+	if (st)
+		file_id(st, id, sizeof id);
+	snprintf(tag, n, "<script src=\"/__ssg/reload.js\" data-gen=\"%lu\" data-id=\"%s\"></script>",
+		 site_gen, id);
 }
 
 /* Read a whole (HTML) file; NULL on error or when too big. */
@@ -401,9 +427,9 @@ static enum MHD_Result send_file(struct server *srv, struct MHD_Connection *c, u
 		if (!r)
 			free(body);
 	} else if (body) {
-		char tag[128];
+		char tag[192];
 		size_t outn;
-		reload_tag(srv, site_gen, tag, sizeof tag);
+		reload_tag(srv, site_gen, status == MHD_HTTP_OK ? st : NULL, tag, sizeof tag);
 		char *out = serve_inject(body, n, tag, &outn);
 		free(body);
 		close(fd);
@@ -436,8 +462,8 @@ static enum MHD_Result send_placeholder(struct server *srv, struct MHD_Connectio
 		buf_puts(&b, "</pre>\n");
 	} else
 		buf_puts(&b, "<h1>Building…</h1>\n");
-	char tag[128];
-	reload_tag(srv, srv->site_gen, tag, sizeof tag);
+	char tag[192];
+	reload_tag(srv, srv->site_gen, NULL, tag, sizeof tag);
 	pthread_mutex_unlock(&srv->lock);
 	buf_puts(&b, tag);
 	buf_puts(&b, "\n</body>\n");
@@ -552,15 +578,59 @@ static void sse_put_state(struct server *srv, struct sse_client *cl)
 			   srv->preview ? ",\"preview\":true" : "");
 }
 
+/* The identity (file_id) of the file the site serves for page, a request
+ * path; false when it serves none. */
+static bool page_file_id(struct server *srv, const char *page, char *out, size_t n)
+{
+	char *rel = serve_rel_path(page);
+	if (!rel)
+		return false;
+	int root = open(srv->site, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	struct stat st;
+	int fd = root < 0 ? -1 : *rel ? open_below(root, rel, &st) : dup(root);
+	if (fd >= 0 && !*rel && fstat(fd, &st)) {
+		close(fd);
+		fd = -1;
+	}
+	if (fd >= 0 && S_ISDIR(st.st_mode)) {
+		int idx = open_below(fd, "index.html", &st);
+		close(fd);
+		fd = idx;
+	}
+	bool ok = fd >= 0 && S_ISREG(st.st_mode);
+	if (ok)
+		file_id(&st, out, n);
+	if (fd >= 0)
+		close(fd);
+	if (root >= 0)
+		close(root);
+	free(rel);
+	return ok;
+}
+
+/* Whether a client is due a reload for the generation served now (under
+ * the lock): not for a preview, or the build that follows one, that left
+ * its page's file as the client got it. */
+static bool reload_due(struct server *srv, struct sse_client *cl)
+{
+	char now[64];
+	return srv->failed || !srv->same_stay || !cl->page || !cl->id || !*cl->id ||
+	       !page_file_id(srv, cl->page, now, sizeof now) || strcmp(now, cl->id);
+}
+
 /* What this client is due now (under the lock); nothing when up to date. */
 static void sse_next(struct server *srv, struct sse_client *cl)
 {
 	if (cl->hello) {
 		cl->hello = false;
 		buf_puts(&cl->out, "retry: 1000\n\n");
-		if (srv->failed || cl->since != srv->site_gen)
+		/* a page one generation behind, when that one only previewed or
+		 * followed a preview, may be the current one still */
+		if (srv->failed ||
+		    (cl->since != srv->site_gen &&
+		     (cl->since + 1 != srv->site_gen || reload_due(srv, cl))))
 			sse_put_state(srv, cl);
-	} else if (cl->seen != srv->gen)
+	} else if (cl->seen != srv->gen && reload_due(srv, cl))
 		sse_put_state(srv, cl);
 	else if (cl->ping_seen != srv->ping)
 		buf_puts(&cl->out, ": ping\n\n");
@@ -611,6 +681,8 @@ static void sse_free(void *cls)
 		cl->next->prev = cl->prev;
 	pthread_mutex_unlock(&srv->lock);
 	buf_free(&cl->out);
+	free(cl->page);
+	free(cl->id);
 	free(cl);
 }
 
@@ -633,6 +705,12 @@ static enum MHD_Result sse_open(struct server *srv, struct MHD_Connection *c)
 	const char *since = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "since");
 	char *end = NULL;
 	unsigned long s = since && *since ? strtoul(since, &end, 10) : 0;
+	const char *page = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "page");
+	const char *id = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "id");
+	if (page && id && strlen(page) < 4096 && strlen(id) < 64) {
+		cl->page = xstrdup(page);
+		cl->id = xstrdup(id);
+	}
 	pthread_mutex_lock(&srv->lock);
 	cl->since = end && !*end ? s : srv->site_gen;
 	cl->next = srv->clients;
@@ -723,6 +801,8 @@ static void announce(struct server *srv, char *text, bool preview)
 	free(srv->error);
 	srv->error = text;
 	srv->failed = text != NULL;
+	/* a preview, or the build right after one: nothing but pages changed */
+	srv->same_stay = !text && (preview || srv->preview);
 	srv->preview = preview && !text;
 	if (!text)
 		srv->site_gen++;

@@ -5,8 +5,11 @@
  * watches the sources (watch.h), rebuilds after a burst of changes and tells
  * open pages through Server-Sent Events (/__ssg/events) to reload, or to show
  * the build's errors in an overlay while the last good site stays served. An
- * edit build_patch can preview reloads them twice: once its page is patched
- * (the event's data says "preview":true), and once the site is whole. The
+ * edit build_patch can preview reloads its page once it is patched (the
+ * event's data says "preview":true), and the pages the build that follows
+ * changes once the site is whole: a page says which file it was served from
+ * (its script's data-id), and one whose file a preview, or the build after
+ * one, left as it was is not reloaded. The
  * reload script is injected into HTML responses here, never into the files.
  * The only module that includes microhttpd.h. Level 6. */
 #ifndef SSG_SERVE_H

@@ -4,7 +4,8 @@
 # into tests/e2e/node_modules, builds the portal at the root, under /portal/
 # and the tests/e2e/fixture site under /fixture/, and runs tests/e2e/e2e.mjs,
 # which drives Debian's /usr/bin/chromium headless and writes screenshots into
-# tests/e2e/out/. Run by tests/run_integration.sh with $SSG set; exit 0 =
+# tests/e2e/out/; then tests/e2e/serve_live.mjs, ssg serve's live reload in
+# the same browser. Run by tests/run_integration.sh with $SSG set; exit 0 =
 # pass, 77 = skip when chromium, node or npm is missing.
 set -u
 : "${SSG:?set SSG to the ssg binary}"
@@ -32,4 +33,9 @@ WWW=$TMP/www
 	"$SSG" build -q -s "$E2E/fixture" -o "$WWW/fixture" --base-url /fixture/ >>"$TMP/build.log" 2>&1 ||
 	{ echo "FAIL: ssg build"; cat "$TMP/build.log"; exit 1; }
 
-CHROMIUM=$CHROMIUM timeout 300 node "$E2E/e2e.mjs" "$WWW"
+CHROMIUM=$CHROMIUM timeout 300 node "$E2E/e2e.mjs" "$WWW" || exit 1
+
+# ssg serve's live reload, in the same browser, on a copy of the portal
+mkdir "$TMP/live" && cp -r "$ROOT/content" "$ROOT/site.yml" "$TMP/live/" &&
+	(SSG=$(cd "$(dirname "$SSG")" && pwd)/$(basename "$SSG") && cd "$E2E" &&
+		CHROMIUM=$CHROMIUM TMPDIR=$TMP timeout 120 node serve_live.mjs "$SSG" "$TMP/live")

@@ -95,11 +95,14 @@ def request(port, method, path, headers=None, raw=False):
 class EventStream:
     """A Server-Sent Events client on its own thread: events go to a queue."""
 
-    def __init__(self, port, since):
+    def __init__(self, port, since, page=None, file_id=None):
         self.q = queue.Queue()
         self.sock = socket.create_connection(("127.0.0.1", port), timeout=None)
-        self.sock.sendall(("GET /__ssg/events?since=%s HTTP/1.1\r\nHost: x\r\n"
-                           "Accept: text/event-stream\r\n\r\n" % since).encode())
+        query = "since=%s" % since
+        if page is not None:  # as reload.js says which page it is on
+            query += "&page=%s&id=%s" % (page, file_id)
+        self.sock.sendall(("GET /__ssg/events?%s HTTP/1.1\r\nHost: x\r\n"
+                           "Accept: text/event-stream\r\n\r\n" % query).encode())
         self.f = self.sock.makefile("rb")
         status = self.f.readline()
         check(b" 200 " in status, "events: status %r" % status)
@@ -194,9 +197,30 @@ def read_url(proc, timeout=15):
 
 
 def page_gen(body):
-    m = re.search(rb'<script src="/__ssg/reload\.js" data-gen="(\d+)"></script>', body)
+    m = re.search(rb'<script src="/__ssg/reload\.js" data-gen="(\d+)" data-id="[0-9a-f-]*"></script>',
+                  body)
     check(m, "no reload script in the page")
     return m.group(1).decode()
+
+
+def page_stream(port, path):
+    """An event stream as the page at path opens it (reload.js): its
+    generation, its path and the identity of the file it was served from."""
+    _, _, body = request(port, "GET", path)
+    m = re.search(rb'data-gen="(\d+)" data-id="([0-9a-f-]+)"', body)
+    check(m, "no page identity in %s's reload script" % path)
+    return EventStream(port, m.group(1).decode(), path, m.group(2).decode()), body
+
+
+def quiet(stream, seconds):
+    """No reload came on stream for that long."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        try:
+            ev, data = stream.q.get(timeout=max(0.01, end - time.monotonic()))
+        except queue.Empty:
+            continue
+        check(ev != "reload", "an unexpected reload: %r" % data)
 
 
 def test_pages(port):
@@ -383,38 +407,52 @@ def run(top):
         check(any("1 page patched in place" in e for e in errs),
               "the prose edit was not patched in place: %r" % errs[-3:])
 
-        # an entry's words, then a new link: previewed (build_patch.h), the
-        # page reloaded at once, then again once the site is built whole
+        # an entry's words, then a new link: previewed (build_patch.h). A page
+        # whose file the preview and the build after it leave as they were
+        # is not reloaded (alpha's); the edited one reloads for the preview,
+        # and again only if the build after it changed it (a new link's badge)
+        ev.close()
+        alpha_ev, _ = page_stream(port, "/alpha/")
         beta = os.path.join(site, "content", "beta.md")
         beta_text = ("# Beta\n\nBeta intro.\n\n## Languages\n\n"
                      "- [Python](https://www.python.org/) - a language, previewed\n")
-        for label, text, want in (
-                ("an entry's words", beta_text, b"a language, previewed"),
+        for label, text, want, again in (
+                ("an entry's words", beta_text, b"a language, previewed", False),
                 ("a new link", beta_text + "- [Rust](https://www.rust-lang.org/) - another\n",
-                 b"https://www.rust-lang.org/")):
+                 b"https://www.rust-lang.org/", True)):
+            beta_ev, _ = page_stream(port, "/beta/")
             previews = sum("previewed in" in e for e in errs)
+            builds = sum(e.startswith("built ") for e in errs)
             t0 = time.monotonic()
             write(beta, text)
-            data = ev.wait("reload")
-            if '"preview":true' in data:
-                # the page as previewed (a small site may have been built
-                # whole already: the two reloads then come as one)
-                _, _, body = request(port, "GET", "/beta/")
-                check(want in body, "%s: not in the previewed page" % label)
-                print("%s: preview after %.0f ms" % (label, (time.monotonic() - t0) * 1000))
-                data = ev.wait("reload")
-                check('"preview"' not in data, "%s: a second preview, no whole build: %r"
-                      % (label, data))
-            print("%s: whole after %.0f ms" % (label, (time.monotonic() - t0) * 1000))
-            _, _, body = request(port, "GET", "/beta/")
-            check(want in body, "%s: not in the page built whole" % label)
-            time.sleep(0.1)
+            data = beta_ev.wait("reload")
+            # the page as the reload finds it: previewed, or built whole
+            # already (a small site's two reloads can come as one)
+            beta_ev.close()
+            beta_ev, body = page_stream(port, "/beta/")
+            check(want in body, "%s: not in the page after the first reload" % label)
+            print("%s: first reload after %.0f ms (%s)" % (label, (time.monotonic() - t0) * 1000,
+                                                           data))
+            deadline = time.monotonic() + DEADLINE
+            while sum(e.startswith("built ") for e in errs) == builds:
+                check(time.monotonic() < deadline, "%s: no build after the preview" % label)
+                time.sleep(0.01)
             check(sum("previewed in" in e for e in errs) == previews + 1,
                   "%s: serve did not say it previewed: %r" % (label, errs[-3:]))
-        # the site around it is built too: the resource index lists the new link
+            if again and '"preview":true' in data:
+                beta_ev.wait("reload")  # the badge came with the build after
+            else:
+                quiet(beta_ev, 0.4)
+            _, _, body = request(port, "GET", "/beta/")
+            check(want in body, "%s: not in the page built whole" % label)
+            beta_ev.close()
+        quiet(alpha_ev, 0.2)
+        alpha_ev.close()
         st, _, body = request(port, "GET", "/resources.json")
         check(st == 200 and b"https://www.rust-lang.org/" in body,
               "the new link is not in resources.json")
+        _, _, body = request(port, "GET", "/alpha/")
+        ev = EventStream(port, page_gen(body))
 
         # an editor-style save: temp file renamed over the original
         tmpf = os.path.join(site, "content", ".beta.md.swp")
