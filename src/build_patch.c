@@ -3,6 +3,7 @@
 #include "build_patch.h"
 #include "build_state.h"
 #include "doc_cache.h"
+#include "hash.h"
 #include "html.h"
 #include "output.h"
 #include "path.h"
@@ -10,6 +11,7 @@
 #include "xalloc.h"
 
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,6 +90,40 @@ static bool write_beside(struct patch_job *j, size_t k, const struct buf *page, 
 	return ok;
 }
 
+/* What a citation links to, for matching old ones to new ones. */
+static const char *cite_key(const struct citation *c)
+{
+	return c->canonical ? c->canonical : c->url ? c->url : "";
+}
+
+/* Each of now's citations mapped to one of was's that links to the same
+ * place (the first not taken yet, in order), or -1: a preview gives it the
+ * badge that one had, whatever was inserted, removed or moved around it. */
+static long *map_cites(const struct doc *was, const struct doc *now)
+{
+	long *map = xcalloc(now->ncites + 1, sizeof *map);
+	size_t *next = xcalloc(was->ncites + 1, sizeof *next);
+	struct hash first = HASH_INIT; /* key -> its first old citation not taken */
+	for (size_t j = was->ncites; j-- > 0;) {
+		const char *k = cite_key(&was->cites[j]);
+		size_t head;
+		next[j] = hash_get(&first, k, &head) ? head : SIZE_MAX;
+		hash_put(&first, k, j);
+	}
+	for (size_t i = 0; i < now->ncites; i++) {
+		const char *k = cite_key(&now->cites[i]);
+		size_t j;
+		map[i] = -1;
+		if (hash_get(&first, k, &j) && j != SIZE_MAX) {
+			map[i] = (long)j;
+			hash_put(&first, cite_key(&was->cites[j]), next[j]);
+		}
+	}
+	hash_free(&first);
+	free(next);
+	return map;
+}
+
 /* Edited document k, read again (now): it must give the record its cached
  * version gave (or one it can be previewed from), and its new body must fit
  * where the old one lies. */
@@ -107,11 +143,13 @@ static bool patch_one(struct patch_job *j, size_t k, const struct doc_cache *cac
 	     /* an empty body may read differently to a template: not patched */
 	     was.body && *was.body && now->body && *now->body;
 	free(file);
+	long *map = ok && preview ? map_cites(&was, now) : NULL;
 	char *body = !ok ? NULL
 		     : preview ? html_relink_preview(was.body, page.p + p->was->at,
-						     (size_t)p->was->len, now->body)
+						     (size_t)p->was->len, now->body, map, now->ncites)
 			       : html_relink_body(was.body, page.p + p->was->at,
 						  (size_t)p->was->len, now->body);
+	free(map);
 	if (body && preview)
 		j->previewed = true;
 	ok = body && write_beside(j, k, &page, body);

@@ -17,10 +17,11 @@
  *
  * A preview (when build_opts.previewed is set: serve) goes one step further,
  * as Hugo's server renders the pages in view first: an edited document whose
- * record differs only in what its entries say of their resources, or in
- * links added after its last one (doc_cache_previewable: an edited entry, a
- * new link), gets its page patched all the same, a new link without its
- * badge. The pages around it (its resources', topics', counts) are not, so
+ * record differs only in its citations (doc_cache_previewable: entries
+ * edited, links added, removed or moved) gets its page patched all the
+ * same, each link with the badge the same link had, a new one without. Its
+ * page's parts outside the body may lag (its count of resources, its
+ * related documents) until the build that follows. The pages around it (its resources', topics', counts) are not, so
  * the site is not whole: the state forgets its fingerprint, and the caller
  * builds in full at once. The document's new cache entry is kept, so that
  * build does not read it again. Level 5. */

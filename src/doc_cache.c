@@ -93,11 +93,11 @@ static void put_meta(struct buf *b, const struct doc_meta *m)
 /* The fields of an entry after its digest; without the body (and what only
  * the body's words give) unless whole. *body_at (when whole): where the
  * body's bytes start in b, or SIZE_MAX when it has none. For a preview
- * (doc_cache_previewable), only the first ncites citations, and none of
- * what an entry says of its resource, nor positions, nor diagnostics. */
+ * (doc_cache_previewable): no citations, positions or diagnostics. */
 static void put_doc_as(struct buf *b, const struct doc *d, bool whole, size_t *body_at,
-		       bool preview, size_t ncites)
+		       bool preview)
 {
+	size_t ncites = preview ? 0 : d->ncites;
 	put_u32(b, (uint32_t)d->format);
 	put_meta(b, &d->meta);
 	put_str(b, d->title);
@@ -123,10 +123,6 @@ static void put_doc_as(struct buf *b, const struct doc *d, bool whole, size_t *b
 		const struct citation *c = &d->cites[i];
 		put_doc_str(b, c->url);
 		put_doc_str(b, c->canonical);
-		if (preview) {
-			put_int(b, c->heading);
-			continue;
-		}
 		put_doc_str(b, c->text);
 		put_doc_str(b, c->title);
 		put_doc_str(b, c->desc);
@@ -163,7 +159,7 @@ static void put_doc_as(struct buf *b, const struct doc *d, bool whole, size_t *b
 
 static void put_doc(struct buf *b, const struct doc *d, bool whole, size_t *body_at)
 {
-	put_doc_as(b, d, whole, body_at, false, d->ncites);
+	put_doc_as(b, d, whole, body_at, false);
 }
 
 size_t doc_cache_put(struct buf *out, const struct doc *d, const unsigned long long digest[2])
@@ -180,11 +176,11 @@ size_t doc_cache_put(struct buf *out, const struct doc *d, const unsigned long l
 	return body_at == SIZE_MAX ? SIZE_MAX : 4 + body_at; /* after the entry's length */
 }
 
-static bool same_as(const struct doc *a, const struct doc *b, bool preview, size_t ncites)
+static bool same_as(const struct doc *a, const struct doc *b, bool preview)
 {
 	struct buf x = BUF_INIT, y = BUF_INIT;
-	put_doc_as(&x, a, false, NULL, preview, preview ? ncites : a->ncites);
-	put_doc_as(&y, b, false, NULL, preview, preview ? ncites : b->ncites);
+	put_doc_as(&x, a, false, NULL, preview);
+	put_doc_as(&y, b, false, NULL, preview);
 	bool same = x.n == y.n && !memcmp(x.p, y.p, x.n);
 	buf_free(&x);
 	buf_free(&y);
@@ -193,13 +189,12 @@ static bool same_as(const struct doc *a, const struct doc *b, bool preview, size
 
 bool doc_cache_same_record(const struct doc *a, const struct doc *b)
 {
-	return same_as(a, b, false, 0);
+	return same_as(a, b, false);
 }
 
 bool doc_cache_previewable(const struct doc *was, const struct doc *now)
 {
-	return now->ncites >= was->ncites && !diags_count(&now->diags, SEV_ERROR) &&
-	       same_as(was, now, true, was->ncites);
+	return !diags_count(&now->diags, SEV_ERROR) && same_as(was, now, true);
 }
 
 void doc_cache_env(const char *source_dir, char env[33])

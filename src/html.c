@@ -344,11 +344,11 @@ static bool relink_learn(struct relinks *r, const char *marked, const char *fin,
 	}
 }
 
-/* new_marked with each marker made what it became in old_final; with
- * bare_new, a citation's marker old_marked lacks becomes nothing (no badge)
- * rather than a failure. */
+/* new_marked with each marker made what it became in old_final. With
+ * cite_map (a preview), citation i's marker becomes what old citation
+ * cite_map[i] became, or nothing (no badge) for -1 or past nmap. */
 static char *relink(const char *old_marked, const char *old_final, size_t old_final_len,
-		    const char *new_marked, bool bare_new)
+		    const char *new_marked, const long *cite_map, size_t nmap)
 {
 	struct relinks r;
 	memset(&r, 0, sizeof r);
@@ -362,10 +362,12 @@ static char *relink(const char *old_marked, const char *old_final, size_t old_fi
 		bool bad = false, ok = true;
 		while (ok && next_marker(p, &m, &after, &slot, &i, &bad)) {
 			buf_put(&b, p, (size_t)(m - p));
-			bool known = i < r.cap[slot] && r.v[slot][i].set;
-			ok = known || (bare_new && slot == 0);
+			bool mapped = slot == 0 && cite_map;
+			long at = !mapped ? (long)i : i < nmap ? cite_map[i] : -1;
+			bool known = at >= 0 && (size_t)at < r.cap[slot] && r.v[slot][at].set;
+			ok = known || mapped;
 			if (known)
-				buf_put(&b, r.v[slot][i].p, r.v[slot][i].n);
+				buf_put(&b, r.v[slot][at].p, r.v[slot][at].n);
 			p = after;
 		}
 		if (ok && !bad) {
@@ -382,11 +384,13 @@ static char *relink(const char *old_marked, const char *old_final, size_t old_fi
 char *html_relink_body(const char *old_marked, const char *old_final, size_t old_final_len,
 		       const char *new_marked)
 {
-	return relink(old_marked, old_final, old_final_len, new_marked, false);
+	return relink(old_marked, old_final, old_final_len, new_marked, NULL, 0);
 }
 
 char *html_relink_preview(const char *old_marked, const char *old_final, size_t old_final_len,
-			  const char *new_marked)
+			  const char *new_marked, const long *cite_map, size_t nmap)
 {
-	return relink(old_marked, old_final, old_final_len, new_marked, true);
+	static const long none[1] = {-1};
+	return relink(old_marked, old_final, old_final_len, new_marked, cite_map ? cite_map : none,
+		      cite_map ? nmap : 0);
 }

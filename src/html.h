@@ -23,12 +23,13 @@ char *html_finish_body(const struct site *s, size_t d, const char *body, const c
  * is not old_marked finished, or new_marked has a marker old_marked lacks. */
 char *html_relink_body(const char *old_marked, const char *old_final, size_t old_final_len,
 		       const char *new_marked);
-/* The same for a preview (build_patch.h): a citation marker old_marked lacks
- * (a link added) becomes no badge, where html_relink_body gives NULL. The
- * caller makes sure that the markers both bodies have stand for the same
- * citations. */
+/* The same for a preview (build_patch.h), whose citations may not be the old
+ * ones: new citation i's marker becomes what old citation cite_map[i]'s
+ * became (the caller maps each to an old one linking the same place), or no
+ * badge when it maps to none (-1, or i >= nmap: a link added). Links to
+ * other files must still be the old ones. */
 char *html_relink_preview(const char *old_marked, const char *old_final, size_t old_final_len,
-			  const char *new_marked);
+			  const char *new_marked, const long *cite_map, size_t nmap);
 /* The folder of resource pages: RESOURCE_FOLDER<slug>/. */
 #define RESOURCE_FOLDER "r/"
 /* URL, relative to the site root, where resource r is shown: its own page, or

@@ -485,8 +485,8 @@ static int count_of(const char *hay, const char *needle)
 	return n;
 }
 
-/* serve previews an edit the model sees (build_patch.h): an entry's words
- * or a new link. The page is patched and the hook called before the build
+/* serve previews an edit the model sees (build_patch.h): an entry's words,
+ * a link added after the others or before them. The page is patched and the hook called before the build
  * in full, which follows at once and leaves the site a clean build's. Other
  * edits are not previewed; a prose edit is patched whole. */
 static void test_preview_hook(void **state)
@@ -550,13 +550,39 @@ static void test_preview_hook(void **state)
 	assert_int_equal(build_site(src, clean, 1, false), 0);
 	compare_sites(clean, out, "");
 	compare_sites(out, clean, "");
+	/* a link inserted before the others: they keep their badges */
+	before = test_read_file(p, &(size_t){0});
+	char *list = strstr(a, "- [Flash]");
+	char inserted[1400];
+	snprintf(inserted, sizeof inserted, "%.*s- [Inserted](https://example.org/inserted) - first\n%s",
+		 (int)(list - a), a, list);
+	strcpy(a, inserted);
+	put_file(src, "content/a.md", a);
+	assert_int_equal(site_build(&o, &d, &st), 0);
+	diags_free(&d);
+	assert_int_equal(seen.calls, 3);
+	assert_non_null(strstr(seen.html, "https://example.org/inserted"));
+	assert_int_equal(count_of(seen.html, "class=\"cites\""),
+			 count_of(before, "class=\"cites\""));
+	/* each old link is followed by the badge it had */
+	const char *flash = strstr(seen.html, "https://arxiv.org/abs/2205.14135\"");
+	assert_non_null(flash);
+	assert_non_null(strstr(before, "+1</a>"));
+	const char *plus = strstr(flash, "+1</a>");
+	assert_non_null(plus);
+	assert_true(plus < strstr(flash, "example.org/lonely"));
+	free(before);
+	output_remove_tree(clean);
+	assert_int_equal(build_site(src, clean, 1, false), 0);
+	compare_sites(clean, out, "");
+	compare_sites(out, clean, "");
 	/* a heading renamed: no preview, a build in full */
 	char *h = strstr(a, "## Papers");
 	memcpy(h, "## Reads ", 9);
 	put_file(src, "content/a.md", a);
 	assert_int_equal(site_build(&o, &d, &st), 0);
 	diags_free(&d);
-	assert_int_equal(seen.calls, 2);
+	assert_int_equal(seen.calls, 3);
 	output_remove_tree(clean);
 	assert_int_equal(build_site(src, clean, 1, false), 0);
 	compare_sites(clean, out, "");
@@ -567,14 +593,14 @@ static void test_preview_hook(void **state)
 	assert_int_equal(site_build(&o, &d, &st), 0);
 	diags_free(&d);
 	assert_int_equal(st.patched, 0);
-	assert_int_equal(seen.calls, 2);
+	assert_int_equal(seen.calls, 3);
 	/* prose alone: patched whole, nothing to preview */
 	strcat(a, "\nAnd another one.\n");
 	put_file(src, "content/a.md", a);
 	assert_int_equal(site_build(&o, &d, &st), 0);
 	diags_free(&d);
 	assert_int_equal(st.patched, 1);
-	assert_int_equal(seen.calls, 2);
+	assert_int_equal(seen.calls, 3);
 	output_remove_tree(clean);
 	assert_int_equal(build_site(src, clean, 1, false), 0);
 	compare_sites(clean, out, "");

@@ -186,10 +186,33 @@ static void test_refusals(void **state)
 	doc_free(&was);
 }
 
-/* A preview (html_relink_preview): a link added after the others gets no
- * badge (its resource is not known without the model), the others theirs,
- * as the model would finish them were the new one without a resource; a
- * link to another file added is refused all the same. */
+/* The model's body of d (resolve's resources) with citation `fresh` (-1:
+ * none) a new one, without a resource: the others are resolve's, in order. */
+static char *finish_with_new(struct doc *d, const char *body, long fresh)
+{
+	struct citation *all = d->cites;
+	size_t n = d->ncites;
+	struct citation kept[3];
+	for (size_t i = 0, k = 0; i < n; i++)
+		if ((long)i != fresh)
+			kept[k++] = all[i];
+	d->cites = kept;
+	d->ncites = 3;
+	resolve(d);
+	for (size_t i = 0, k = 0; i < n; i++)
+		if ((long)i != fresh)
+			all[i] = kept[k++];
+		else
+			all[i].resource = -1;
+	d->cites = all;
+	d->ncites = n;
+	return finish(d, body);
+}
+
+/* A preview (html_relink_preview): each citation takes the badge the old
+ * citation it is mapped to had, a new one (-1) none; the result is the body
+ * the model would finish with the new citation without a resource. A new
+ * link to another file is refused all the same. */
 static void test_preview(void **state)
 {
 	(void)state;
@@ -197,37 +220,55 @@ static void test_preview(void **state)
 	char *old_marked = marked(&was, "", "");
 	resolve(&was);
 	char *old_final = finish(&was, old_marked);
+	/* a link added after the others */
 	const char *added = "- [Brand new](https://example.org/brand-new) - just added\n";
 	char *new_marked = marked(&now, "", added);
 	assert_int_equal(now.ncites, 4);
-	/* the model's body, the new citation without a resource */
-	struct citation extra = now.cites[3];
-	now.ncites = 3;
-	resolve(&now);
-	now.ncites = 4;
-	now.cites[3] = extra;
-	now.cites[3].resource = -1;
-	char *want = finish(&now, new_marked);
-	/* the whole relink refuses, the preview does not */
+	char *want = finish_with_new(&now, new_marked, 3);
+	const long after[4] = {0, 1, 2, -1};
 	assert_null(html_relink_body(old_marked, old_final, strlen(old_final), new_marked));
-	char *got = html_relink_preview(old_marked, old_final, strlen(old_final), new_marked);
+	char *got = html_relink_preview(old_marked, old_final, strlen(old_final), new_marked, after, 4);
 	assert_non_null(got);
 	assert_string_equal(got, want);
 	assert_non_null(strstr(got, "https://example.org/brand-new"));
 	assert_non_null(strstr(got, "+2</a>"));
+	/* a map shorter than the citations: the rest are new */
+	char *short_map = html_relink_preview(old_marked, old_final, strlen(old_final), new_marked,
+					      after, 3);
+	assert_string_equal(short_map, want);
+	free(short_map);
+	free(got);
+	free(want);
+	free(new_marked);
+	doc_free(&now);
+	/* a link inserted before the others: they keep their badges */
+	new_marked = marked(&now, "- [First](https://example.org/first) - inserted\n\n", "");
+	assert_int_equal(now.ncites, 4);
+	want = finish_with_new(&now, new_marked, 0);
+	const long before[4] = {-1, 0, 1, 2};
+	got = html_relink_preview(old_marked, old_final, strlen(old_final), new_marked, before, 4);
+	assert_non_null(got);
+	assert_string_equal(got, want);
+	/* mapped by index instead, each would take its neighbour's badge */
+	const long shifted[4] = {0, 1, 2, -1};
+	char *wrong = html_relink_preview(old_marked, old_final, strlen(old_final), new_marked,
+					  shifted, 4);
+	assert_string_not_equal(wrong, want);
+	free(wrong);
+	free(got);
+	free(want);
+	free(new_marked);
 	/* the same body: the same page */
-	char *same = html_relink_preview(old_marked, old_final, strlen(old_final), old_marked);
-	assert_string_equal(same, old_final);
-	free(same);
+	const long same[3] = {0, 1, 2};
+	char *again = html_relink_preview(old_marked, old_final, strlen(old_final), old_marked, same, 3);
+	assert_string_equal(again, old_final);
+	free(again);
 	/* a new link to another file: refused */
 	char *with = malloc(strlen(old_marked) + 16);
 	strcpy(with, old_marked);
 	strcat(with, "\x1e" "L9\x1f" "x" "\x1e" "E9\x1f");
-	assert_null(html_relink_preview(old_marked, old_final, strlen(old_final), with));
+	assert_null(html_relink_preview(old_marked, old_final, strlen(old_final), with, same, 3));
 	free(with);
-	free(got);
-	free(want);
-	free(new_marked);
 	free(old_final);
 	free(old_marked);
 	doc_free(&now);
