@@ -7,8 +7,8 @@
 //     page, which neither changed, does not reload;
 //   - a new link: its page shows it; the page reloads again once the whole
 //     build gives the link its badge;
-//   - a link inserted among the others: shown at once, the others keeping
-//     their badges, and its own badge after the whole build;
+//   - a link inserted among the others: shown at once, and with its badge
+//     after the whole build;
 //   - a heading: a whole build, no preview: every open page reloads.
 // Exit 0 when every check passed; prints "N passed, N failed".
 import { chromium } from 'playwright-core';
@@ -108,16 +108,15 @@ await check('a new link: shown at once, and reloaded with its badge', async () =
   assert(badge, 'the new link has no badge after the whole build');
 });
 
-await check('a link inserted among the others: shown at once, the others keep their badges', async () => {
+await check('a link inserted among the others: shown at once, then with its badge', async () => {
   const [b, p] = [builds(), previews()];
   const badges = await edited.evaluate(() => document.querySelectorAll('a.cites').length);
   const url = 'https://example.org/a-link-inserted-in-a-browser-test';
   edit(doc, (t) => t.replace('- [An Even Easier Introduction to CUDA]',
                              `- [Inserted in a browser test](${url})\n- [An Even Easier Introduction to CUDA]`));
-  // the first page that shows it: the preview's, or the whole build's on a quick machine
+  // the first page that shows it: the preview's, or the whole build's on a
+  // quick machine (which badges the preview kept: test_html, test_e2e)
   await edited.waitForFunction((u) => !!document.querySelector(`a[href="${u}"]`), url);
-  const shown = await edited.evaluate(() => document.querySelectorAll('a.cites').length);
-  assert(shown === badges || shown === badges + 1, `${shown} badges, ${badges} before`);
   await settled(b);
   assert(previews() === p + 1, 'serve did not preview it');
   const after = await edited.evaluate(() => document.querySelectorAll('a.cites').length);
