@@ -12,6 +12,7 @@ usage: serve_latency.py (--port PORT | --serve SSG SITE) DOC EDITS KIND [OUT.jso
   KIND  entry: a line on the last entry of DOC's list (the model sees it);
         prose: a paragraph of its own (patched into the page);
         link: a new entry, linking to a resource no document cites
+        insert: the same, put before DOC's first entry
 Two times per edit: to the first reload event, and to the reload event of
 the site built whole (the same event unless the first was a preview's:
 build_patch.h). The first edit warms up and is not counted; DOC is restored
@@ -70,8 +71,16 @@ def measure(port, path, edits, kind):
         for i in range(edits + 1):
             time.sleep(0.5)
             t0 = time.monotonic()
-            with open(path, "a", encoding="utf-8") as out:
-                out.write(edit_line(kind, time.time_ns()))
+            if kind == "insert":
+                with open(path, encoding="utf-8") as doc:
+                    lines = doc.read().split("\n")
+                first = next(k for k, l in enumerate(lines) if l.startswith("- ["))
+                lines.insert(first, edit_line("link", time.time_ns()).rstrip("\n"))
+                with open(path, "w", encoding="utf-8") as out:
+                    out.write("\n".join(lines))
+            else:
+                with open(path, "a", encoding="utf-8") as out:
+                    out.write(edit_line(kind, time.time_ns()))
             preview = wait_reload()
             t1 = time.monotonic()
             while preview:
