@@ -17,14 +17,16 @@
  *
  * A preview (when build_opts.previewed is set: serve) goes one step further,
  * as Hugo's server renders the pages in view first: an edited document whose
- * record differs only in its citations (doc_cache_previewable: entries
- * edited, links added, removed or moved) gets its page patched all the
- * same, each link with the badge the same link had, a new one without. Its
- * page's parts outside the body may lag (its count of resources, its
- * related documents) until the build that follows. The pages around it (its resources', topics', counts) are not, so
- * the site is not whole: the state forgets its fingerprint, and the caller
- * builds in full at once. The document's new cache entry is kept, so that
- * build does not read it again. Level 5. */
+ * front matter and links to other files are unchanged (doc_cache_previewable:
+ * entries edited, links added, removed or moved, headings, the title, the
+ * description) gets its page patched all the same, each link with the badge
+ * the same link had, a new one without. Its page's parts outside the body
+ * may lag (its title and description in the head, its table of contents,
+ * its count of resources, its related documents), and the pages around it
+ * (its resources', topics', counts) are not patched: the site is not whole.
+ * The state forgets its fingerprint, and the caller builds in full at once.
+ * The document's new cache entry is kept: that build does not read it
+ * again. Level 5. */
 #ifndef SSG_BUILD_PATCH_H
 #define SSG_BUILD_PATCH_H
 

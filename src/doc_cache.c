@@ -93,13 +93,19 @@ static void put_meta(struct buf *b, const struct doc_meta *m)
 /* The fields of an entry after its digest; without the body (and what only
  * the body's words give) unless whole. *body_at (when whole): where the
  * body's bytes start in b, or SIZE_MAX when it has none. For a preview
- * (doc_cache_previewable): no citations, positions or diagnostics. */
+ * (doc_cache_previewable): the format, the metadata and the links to other
+ * files alone. */
 static void put_doc_as(struct buf *b, const struct doc *d, bool whole, size_t *body_at,
 		       bool preview)
 {
-	size_t ncites = preview ? 0 : d->ncites;
 	put_u32(b, (uint32_t)d->format);
 	put_meta(b, &d->meta);
+	if (preview) {
+		put_u32(b, (uint32_t)d->nilinks);
+		for (size_t i = 0; i < d->nilinks; i++)
+			put_doc_str(b, d->ilinks[i].url);
+		return;
+	}
 	put_str(b, d->title);
 	put_str(b, d->description);
 	if (whole) {
@@ -115,11 +121,11 @@ static void put_doc_as(struct buf *b, const struct doc *d, bool whole, size_t *b
 		put_doc_str(b, h->text);
 		put_doc_str(b, h->id);
 		put_int(b, h->level);
-		put_int(b, preview ? 0 : h->line);
+		put_int(b, h->line);
 		put_int(b, h->parent);
 	}
-	put_u32(b, (uint32_t)ncites);
-	for (size_t i = 0; i < ncites; i++) {
+	put_u32(b, (uint32_t)d->ncites);
+	for (size_t i = 0; i < d->ncites; i++) {
 		const struct citation *c = &d->cites[i];
 		put_doc_str(b, c->url);
 		put_doc_str(b, c->canonical);
@@ -134,8 +140,6 @@ static void put_doc_as(struct buf *b, const struct doc *d, bool whole, size_t *b
 	put_u32(b, (uint32_t)d->nilinks);
 	for (size_t i = 0; i < d->nilinks; i++) {
 		put_doc_str(b, d->ilinks[i].url);
-		if (preview)
-			continue;
 		put_int(b, d->ilinks[i].line);
 		put_int(b, d->ilinks[i].col);
 	}
@@ -143,8 +147,6 @@ static void put_doc_as(struct buf *b, const struct doc *d, bool whole, size_t *b
 		put_u64(b, d->hash);
 		put_int(b, d->words);
 	}
-	if (preview)
-		return;
 	put_u32(b, (uint32_t)d->diags.n);
 	for (size_t i = 0; i < d->diags.n; i++) {
 		const struct diag *g = &d->diags.v[i];

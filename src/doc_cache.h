@@ -74,9 +74,9 @@ size_t doc_cache_put(struct buf *out, const struct doc *d, const unsigned long l
  * versions with the same record make the same model. */
 bool doc_cache_same_record(const struct doc *a, const struct doc *b);
 /* Whether now's page can be previewed from was's (build_patch.h): the same
- * record but for the citations (entries edited, added, removed or moved),
- * positions and warnings: the same metadata, title, description, headings,
- * anchors and links to other files. Never with an error. */
+ * format, metadata (front matter) and links to other files, whatever else
+ * changed (citations, headings, title, description, prose). Never with an
+ * error. */
 bool doc_cache_previewable(const struct doc *was, const struct doc *now);
 /* Bring the file up to date with a build's n documents: entries[i] is the
  * entry of relpaths[i] when it was read afresh, empty when c gave it (a

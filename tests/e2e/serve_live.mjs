@@ -9,7 +9,8 @@
 //     build gives the link its badge;
 //   - a link inserted among the others: shown at once, and with its badge
 //     after the whole build;
-//   - a heading: a whole build, no preview: every open page reloads.
+//   - a heading: previewed too;
+//   - front matter: a whole build, no preview: every open page reloads.
 // Exit 0 when every check passed; prints "N passed, N failed".
 import { chromium } from 'playwright-core';
 import { spawn } from 'node:child_process';
@@ -123,12 +124,20 @@ await check('a link inserted among the others: shown at once, then with its badg
   assert(after === badges + 1, `${after} badges after the whole build, ${badges} before`);
 });
 
-await check('a heading: no preview, every open page reloads', async () => {
-  const [b, p, e, o] = [builds(), previews(), edited.loads, other.loads];
+await check('a heading: previewed', async () => {
+  const [b, p] = [builds(), previews()];
   edit(doc, (t) => t + '\n## A heading added in a browser test\n\nText.\n');
   await edited.waitForFunction(() => document.body.textContent.includes('A heading added in a browser test'));
   await settled(b);
-  assert(previews() === p, 'a new heading was previewed');
+  assert(previews() === p + 1, 'serve did not preview it');
+});
+
+await check('front matter: no preview, every open page reloads', async () => {
+  const [b, p, e, o] = [builds(), previews(), edited.loads, other.loads];
+  edit(doc, (t) => '---\ntitle: Retitled in a browser test\n---\n' + t);
+  await edited.waitForFunction(() => document.title.includes('Retitled in a browser test'));
+  await settled(b);
+  assert(previews() === p, 'a front matter edit was previewed');
   assert(edited.loads > e, 'the edited page did not reload');
   assert(other.loads > o, 'the other page did not reload after a whole build');
 });

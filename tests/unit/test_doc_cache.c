@@ -358,11 +358,10 @@ static void add_cite(struct doc *d, const char *url)
 						  .line = 20, .col = 3, .heading = 1, .resource = -1};
 }
 
-/* A page can be previewed from its last version (build_patch.h) when the
- * record differs only in its citations (entries edited, links added,
- * removed or moved), positions and warnings: never when a heading, the
- * metadata, the title, the anchors or the links to other files differ, or
- * the document has an error. */
+/* A page can be previewed from its last version (build_patch.h) when its
+ * format, front matter and links to other files are the same, whatever
+ * else changed (citations, headings, title, description, positions,
+ * warnings), and the document has no error. */
 static void test_previewable(void **state)
 {
 	(void)state;
@@ -392,37 +391,43 @@ static void test_previewable(void **state)
 	b.cites[0].heading = 0;
 	assert_true(doc_cache_previewable(&a, &b));
 	assert_true(doc_cache_previewable(&b, &a));
+	/* headings, anchors, the title and the description */
+	free(b.headings[1].text);
+	b.headings[1].text = xstrdup("Set-up");
+	b.headings[1].level = 3;
+	free(b.anchors[0]);
+	b.anchors[0] = xstrdup("set-up");
+	free(b.title);
+	b.title = xstrdup("Another title");
+	b.description = xstrdup("A description now.");
+	assert_true(doc_cache_previewable(&a, &b));
 	/* never with an error */
 	diag_add(&b.diags, SEV_ERROR, "content/guides/intro.md", 21, 1, "an error");
 	assert_false(doc_cache_previewable(&a, &b));
 	doc_free(&b);
-	/* each of these is seen beyond the document's body */
-	sample_doc(&b);
-	free(b.headings[1].text);
-	b.headings[1].text = xstrdup("Set-up");
-	assert_false(doc_cache_previewable(&a, &b));
-	doc_free(&b);
-	sample_doc(&b);
-	b.headings[1].level = 3;
-	assert_false(doc_cache_previewable(&a, &b));
-	doc_free(&b);
-	sample_doc(&b);
-	free(b.title);
-	b.title = xstrdup("Another title");
-	assert_false(doc_cache_previewable(&a, &b));
-	doc_free(&b);
+	/* the front matter and the links to other files are seen beyond the
+	 * document's page: its place, its topics, other documents' pages */
 	sample_doc(&b);
 	b.meta.weight = 1;
 	assert_false(doc_cache_previewable(&a, &b));
 	doc_free(&b);
 	sample_doc(&b);
-	free(b.anchors[0]);
-	b.anchors[0] = xstrdup("set-up");
+	free(b.meta.topics[1]);
+	b.meta.topics[1] = xstrdup("pytorch");
+	assert_false(doc_cache_previewable(&a, &b));
+	doc_free(&b);
+	sample_doc(&b);
+	free(b.meta.title);
+	b.meta.title = xstrdup("Another front-matter title");
 	assert_false(doc_cache_previewable(&a, &b));
 	doc_free(&b);
 	sample_doc(&b);
 	free(b.ilinks[0].url);
 	b.ilinks[0].url = xstrdup("../elsewhere.md");
+	assert_false(doc_cache_previewable(&a, &b));
+	doc_free(&b);
+	sample_doc(&b);
+	b.format = FMT_MARKDOWN;
 	assert_false(doc_cache_previewable(&a, &b));
 	doc_free(&b);
 	doc_free(&a);

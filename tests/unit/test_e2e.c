@@ -467,9 +467,10 @@ static int count_of(const char *hay, const char *needle)
 }
 
 /* serve previews an edit the model sees (build_patch.h): an entry's words,
- * a link added after the others or before them. The page is patched and the hook called before the build
- * in full, which follows at once and leaves the site a clean build's. Other
- * edits are not previewed; a prose edit is patched whole. */
+ * a link added after the others or before them, a heading, the description.
+ * The page is patched and the hook called before the build in full, which
+ * follows at once and leaves the site a clean build's. Front matter is not
+ * previewed; a prose edit is patched whole. */
 static void test_preview_hook(void **state)
 {
 	(void)state;
@@ -557,34 +558,50 @@ static void test_preview_hook(void **state)
 	assert_int_equal(build_site(src, clean, 1, false), 0);
 	compare_sites(clean, out, "");
 	compare_sites(out, clean, "");
-	/* a heading renamed: no preview, a build in full */
+	/* a heading renamed: previewed, its new text in the page */
 	char *h = strstr(a, "## Papers");
 	memcpy(h, "## Reads ", 9);
 	put_file(src, "content/a.md", a);
 	assert_int_equal(site_build(&o, &d, &st), 0);
 	diags_free(&d);
-	assert_int_equal(seen.calls, 3);
+	assert_int_equal(seen.calls, 4);
+	assert_non_null(strstr(seen.html, "Reads"));
 	output_remove_tree(clean);
 	assert_int_equal(build_site(src, clean, 1, false), 0);
 	compare_sites(clean, out, "");
-	/* a first paragraph long enough: the document's description, seen on
-	 * other pages, so not previewed */
+	/* a first paragraph long enough: the document's description, which
+	 * other pages show: previewed too, the others built after */
 	strcat(a, "\nA closing paragraph.\n");
 	put_file(src, "content/a.md", a);
 	assert_int_equal(site_build(&o, &d, &st), 0);
 	diags_free(&d);
 	assert_int_equal(st.patched, 0);
-	assert_int_equal(seen.calls, 3);
+	assert_int_equal(seen.calls, 5);
+	output_remove_tree(clean);
+	assert_int_equal(build_site(src, clean, 1, false), 0);
+	compare_sites(clean, out, "");
 	/* prose alone: patched whole, nothing to preview */
 	strcat(a, "\nAnd another one.\n");
 	put_file(src, "content/a.md", a);
 	assert_int_equal(site_build(&o, &d, &st), 0);
 	diags_free(&d);
 	assert_int_equal(st.patched, 1);
-	assert_int_equal(seen.calls, 3);
+	assert_int_equal(seen.calls, 5);
 	output_remove_tree(clean);
 	assert_int_equal(build_site(src, clean, 1, false), 0);
 	compare_sites(clean, out, "");
+	/* front matter: where the page goes, its topics: not previewed */
+	char fm[1600];
+	snprintf(fm, sizeof fm, "---\nweight: 2\n---\n%s", a);
+	put_file(src, "content/a.md", fm);
+	assert_int_equal(site_build(&o, &d, &st), 0);
+	diags_free(&d);
+	assert_int_equal(st.patched, 0);
+	assert_int_equal(seen.calls, 5);
+	output_remove_tree(clean);
+	assert_int_equal(build_site(src, clean, 1, false), 0);
+	compare_sites(clean, out, "");
+	compare_sites(out, clean, "");
 	free(seen.html);
 	output_remove_tree(clean);
 	output_remove_tree(out);
