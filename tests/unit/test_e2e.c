@@ -466,6 +466,25 @@ static int count_of(const char *hay, const char *needle)
 	return n;
 }
 
+/* content/a.md of src written as text, then a build with o. */
+static void edit_and_build(const char *src, const char *text, const struct build_opts *o,
+			   struct build_stats *st)
+{
+	put_file(src, "content/a.md", text);
+	struct diags d = DIAGS_INIT;
+	assert_int_equal(site_build(o, &d, st), 0);
+	diags_free(&d);
+}
+
+/* out is the site a clean single-threaded build of src makes (in clean). */
+static void same_as_clean(const char *src, const char *clean, const char *out)
+{
+	output_remove_tree(clean);
+	assert_int_equal(build_site(src, clean, 1, false), 0);
+	compare_sites(clean, out, "");
+	compare_sites(out, clean, "");
+}
+
 /* serve previews an edit the model sees (build_patch.h): an entry's words,
  * a link added after the others or before them, a heading, the description.
  * The page is patched and the hook called before the build in full, which
@@ -503,23 +522,17 @@ static void test_preview_hook(void **state)
 	/* an entry's words: previewed, then built in full */
 	snprintf(a, sizeof a, "%s- [Lonely](https://example.org/lonely) - still alone here\n",
 		 a_head);
-	put_file(src, "content/a.md", a);
-	assert_int_equal(site_build(&o, &d, &st), 0);
-	diags_free(&d);
+	edit_and_build(src, a, &o, &st);
 	assert_int_equal(seen.calls, 1);
 	assert_non_null(seen.html);
 	assert_non_null(strstr(seen.html, "still alone here"));
 	assert_int_equal(st.patched, 0);
 	assert_false(st.up_to_date);
-	assert_int_equal(build_site(src, clean, 1, false), 0);
-	compare_sites(clean, out, "");
-	compare_sites(out, clean, "");
+	same_as_clean(src, clean, out);
 	/* a new link: previewed without its badge */
 	char *before = test_read_file(p, &(size_t){0});
 	strcat(a, "- [Brand new](https://example.org/brand-new) - just added\n");
-	put_file(src, "content/a.md", a);
-	assert_int_equal(site_build(&o, &d, &st), 0);
-	diags_free(&d);
+	edit_and_build(src, a, &o, &st);
 	assert_int_equal(seen.calls, 2);
 	assert_non_null(strstr(seen.html, "https://example.org/brand-new"));
 	assert_int_equal(count_of(seen.html, "class=\"cites\""),
@@ -528,10 +541,7 @@ static void test_preview_hook(void **state)
 	assert_true(count_of(after, "class=\"cites\"") > count_of(before, "class=\"cites\""));
 	free(before);
 	free(after);
-	output_remove_tree(clean);
-	assert_int_equal(build_site(src, clean, 1, false), 0);
-	compare_sites(clean, out, "");
-	compare_sites(out, clean, "");
+	same_as_clean(src, clean, out);
 	/* a link inserted before the others: they keep their badges */
 	before = test_read_file(p, &(size_t){0});
 	char *list = strstr(a, "- [Flash]");
@@ -539,9 +549,7 @@ static void test_preview_hook(void **state)
 	snprintf(inserted, sizeof inserted, "%.*s- [Inserted](https://example.org/inserted) - first\n%s",
 		 (int)(list - a), a, list);
 	strcpy(a, inserted);
-	put_file(src, "content/a.md", a);
-	assert_int_equal(site_build(&o, &d, &st), 0);
-	diags_free(&d);
+	edit_and_build(src, a, &o, &st);
 	assert_int_equal(seen.calls, 3);
 	assert_non_null(strstr(seen.html, "https://example.org/inserted"));
 	assert_int_equal(count_of(seen.html, "class=\"cites\""),
@@ -554,54 +562,34 @@ static void test_preview_hook(void **state)
 	assert_non_null(plus);
 	assert_true(plus < strstr(flash, "example.org/lonely"));
 	free(before);
-	output_remove_tree(clean);
-	assert_int_equal(build_site(src, clean, 1, false), 0);
-	compare_sites(clean, out, "");
-	compare_sites(out, clean, "");
+	same_as_clean(src, clean, out);
 	/* a heading renamed: previewed, its new text in the page */
 	char *h = strstr(a, "## Papers");
 	memcpy(h, "## Reads ", 9);
-	put_file(src, "content/a.md", a);
-	assert_int_equal(site_build(&o, &d, &st), 0);
-	diags_free(&d);
+	edit_and_build(src, a, &o, &st);
 	assert_int_equal(seen.calls, 4);
 	assert_non_null(strstr(seen.html, "Reads"));
-	output_remove_tree(clean);
-	assert_int_equal(build_site(src, clean, 1, false), 0);
-	compare_sites(clean, out, "");
+	same_as_clean(src, clean, out);
 	/* a first paragraph long enough: the document's description, which
 	 * other pages show: previewed too, the others built after */
 	strcat(a, "\nA closing paragraph.\n");
-	put_file(src, "content/a.md", a);
-	assert_int_equal(site_build(&o, &d, &st), 0);
-	diags_free(&d);
+	edit_and_build(src, a, &o, &st);
 	assert_int_equal(st.patched, 0);
 	assert_int_equal(seen.calls, 5);
-	output_remove_tree(clean);
-	assert_int_equal(build_site(src, clean, 1, false), 0);
-	compare_sites(clean, out, "");
+	same_as_clean(src, clean, out);
 	/* prose alone: patched whole, nothing to preview */
 	strcat(a, "\nAnd another one.\n");
-	put_file(src, "content/a.md", a);
-	assert_int_equal(site_build(&o, &d, &st), 0);
-	diags_free(&d);
+	edit_and_build(src, a, &o, &st);
 	assert_int_equal(st.patched, 1);
 	assert_int_equal(seen.calls, 5);
-	output_remove_tree(clean);
-	assert_int_equal(build_site(src, clean, 1, false), 0);
-	compare_sites(clean, out, "");
+	same_as_clean(src, clean, out);
 	/* front matter: where the page goes, its topics: not previewed */
 	char fm[1600];
 	snprintf(fm, sizeof fm, "---\nweight: 2\n---\n%s", a);
-	put_file(src, "content/a.md", fm);
-	assert_int_equal(site_build(&o, &d, &st), 0);
-	diags_free(&d);
+	edit_and_build(src, fm, &o, &st);
 	assert_int_equal(st.patched, 0);
 	assert_int_equal(seen.calls, 5);
-	output_remove_tree(clean);
-	assert_int_equal(build_site(src, clean, 1, false), 0);
-	compare_sites(clean, out, "");
-	compare_sites(out, clean, "");
+	same_as_clean(src, clean, out);
 	free(seen.html);
 	output_remove_tree(clean);
 	output_remove_tree(out);
