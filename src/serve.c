@@ -352,6 +352,17 @@ static int open_below(int root, const char *rel, struct stat *st)
 	return fd;
 }
 
+/* rel below root ("" : root itself), open, with *st. -1 when there is none. */
+static int open_rel(int root, const char *rel, struct stat *st)
+{
+	int fd = *rel ? open_below(root, rel, st) : dup(root);
+	if (fd >= 0 && !*rel && fstat(fd, st)) {
+		close(fd);
+		fd = -1;
+	}
+	return fd;
+}
+
 static void http_date(time_t t, char *out, size_t n)
 {
 	struct tm tm;
@@ -396,11 +407,9 @@ static enum MHD_Result send_file(struct server *srv, struct MHD_Connection *c, u
 	const char *type = serve_mime_type(name);
 	bool html = !strncmp(type, "text/html", 9);
 	/* the file's identity; HTML also carries the generation its script names */
-	char etag[128];
-	int k = snprintf(etag, sizeof etag, "\"%llx-%llx-%llx", (unsigned long long)st->st_ino,
-			 (unsigned long long)st->st_size,
-			 (unsigned long long)st->st_mtim.tv_sec * 1000000000ull +
-				 (unsigned long long)st->st_mtim.tv_nsec);
+	char etag[128], id[64];
+	file_id(st, id, sizeof id);
+	int k = snprintf(etag, sizeof etag, "\"%s", id);
 	if (html)
 		snprintf(etag + k, sizeof etag - (size_t)k, "-g%lu\"", site_gen);
 	else
@@ -518,11 +527,7 @@ static enum MHD_Result serve_path(struct server *srv, struct MHD_Connection *c, 
 	}
 	struct stat st;
 	enum MHD_Result ret;
-	int fd = *rel ? open_below(root, rel, &st) : dup(root);
-	if (fd >= 0 && !*rel && fstat(fd, &st)) {
-		close(fd);
-		fd = -1;
-	}
+	int fd = open_rel(root, rel, &st);
 	const char *name = rel;
 	size_t rn = strlen(rel);
 	if (fd >= 0 && S_ISDIR(st.st_mode)) {
@@ -587,11 +592,7 @@ static bool page_file_id(struct server *srv, const char *page, char *out, size_t
 		return false;
 	int root = open(srv->site, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	struct stat st;
-	int fd = root < 0 ? -1 : *rel ? open_below(root, rel, &st) : dup(root);
-	if (fd >= 0 && !*rel && fstat(fd, &st)) {
-		close(fd);
-		fd = -1;
-	}
+	int fd = root < 0 ? -1 : open_rel(root, rel, &st);
 	if (fd >= 0 && S_ISDIR(st.st_mode)) {
 		int idx = open_below(fd, "index.html", &st);
 		close(fd);
