@@ -66,7 +66,10 @@ static void test_one_thread_in_order(void **state)
 
 /* Index 0 (the caller's, on the first lane) waits until the second lane's
  * first index has begun: only another thread can begin it, and one started
- * on that lane begins there, before any other index of the first lane. */
+ * on that lane begins there, before any other index of the first lane. The
+ * wait is bounded only so that a pool that never starts the other thread
+ * fails instead of hanging: a minute, as valgrind on a busy machine can take
+ * seconds to start a thread. */
 struct meeting {
 	size_t split;
 	pthread_t first, second;
@@ -84,7 +87,7 @@ static void meet(void *ctx, size_t i)
 		m->first = pthread_self();
 		struct timespec until;
 		clock_gettime(CLOCK_REALTIME, &until);
-		until.tv_sec += 10;
+		until.tv_sec += 60;
 		while (!m->second_begun && !m->timed_out)
 			m->timed_out = pthread_cond_timedwait(&m->cond, &m->lock, &until) != 0;
 	} else if (i == m->split) {
