@@ -83,18 +83,26 @@ void output_tidy(const char *dir)
  * the site just deleted, and every new inode is searched for past the
  * recently freed ones: on this project's disk, 20,000 folders with a page
  * each took 10.5-17.9 s to write right after removing as many, and 3.7-3.9 s
- * with the hint. Other file systems refuse the request: nothing changes. */
-static void hint_unrelated_subfolders(const char *dir)
+ * with the hint. Other file systems refuse the request: nothing changes.
+ * Whether the folder carries the mark: then a fresh staging folder's page
+ * folders are made in passing folders and moved in (spread.h), one spread
+ * for every SPREAD_PER of them. */
+static bool hint_unrelated_subfolders(const char *dir)
 {
 	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
-		return;
+		return false;
 	int flags = 0;
-	if (ioctl(fd, FS_IOC_GETFLAGS, &flags) == 0 && !(flags & FS_TOPDIR_FL)) {
-		flags |= FS_TOPDIR_FL;
-		(void)ioctl(fd, FS_IOC_SETFLAGS, &flags);
+	bool marked = false;
+	if (ioctl(fd, FS_IOC_GETFLAGS, &flags) == 0) {
+		marked = flags & FS_TOPDIR_FL;
+		if (!marked) {
+			flags |= FS_TOPDIR_FL;
+			marked = ioctl(fd, FS_IOC_SETFLAGS, &flags) == 0;
+		}
 	}
 	close(fd);
+	return marked;
 }
 
 static void settle(struct output *o);
@@ -110,8 +118,8 @@ int output_folder_of_pages(struct output *o, const char *relpath)
 	if (path_is_safe_rel(rel)) {
 		char *full = path_join(o->staging, rel);
 		rc = path_mkdirs(full);
-		if (rc == 0)
-			hint_unrelated_subfolders(full);
+		if (rc == 0 && hint_unrelated_subfolders(full) && o->spread.live)
+			spread_parent(&o->spread, rel);
 		free(full);
 	}
 	free(rel);
@@ -302,7 +310,12 @@ int output_begin(struct output *o, const char *dir, struct diags *d)
 		o->final_dev = (unsigned long long)sst.st_dev;
 		o->final_ino = (unsigned long long)sst.st_ino;
 	}
-	hint_unrelated_subfolders(o->staging);
+	/* a fresh staging folder on ext4: page folders made a few at a time
+	 * elsewhere and moved in (spread.h) */
+	if (hint_unrelated_subfolders(o->staging) && !o->reused) {
+		spread_init(&o->spread, o->staging_fd);
+		spread_parent(&o->spread, "");
+	}
 	/* what the older site holds is listed while the build runs (without
 	 * the note the last build left in it), its folders unchanged since the
 	 * last listing of it taken from that */
@@ -663,11 +676,13 @@ static int write_file(struct output *o, const char *relpath, const struct str *v
 	}
 	int fd = open_over(o, relpath);
 	bool over = fd >= 0;
-	if (!over && make_room(o, relpath)) {
+	struct spread_ticket ticket;
+	bool spread = !over && !o->reused && (fd = spread_open(&o->spread, relpath, &ticket)) >= 0;
+	if (!over && !spread && make_room(o, relpath)) {
 		fail(o, relpath, "cannot create folder");
 		return -1;
 	}
-	if (!over)
+	if (!over && !spread)
 		fd = openat(o->staging_fd, relpath,
 			    O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
 	if (fd < 0) {
@@ -685,6 +700,10 @@ static int write_file(struct output *o, const char *relpath, const struct str *v
 		return -1;
 	}
 	close(fd);
+	if (spread && spread_place(&o->spread, &ticket)) {
+		fail(o, relpath, "cannot move into place");
+		return -1;
+	}
 	if (made)
 		*made = noted ? file_of(&st) : (struct output_file){0, 0, 0};
 	pthread_mutex_lock(&o->lock);
@@ -865,6 +884,8 @@ int output_note(struct output *o, const void *p, size_t n)
 
 int output_commit(struct output *o)
 {
+	if (spread_finish(&o->spread))
+		fail(o, o->staging, "cannot remove a passing folder");
 	if (o->failed) {
 		output_abort(o);
 		return -1;
@@ -931,6 +952,7 @@ void output_free(struct output *o)
 		free(o->written[i]);
 	free(o->written);
 	tree_list_free(&o->spare_list);
+	spread_free(&o->spread);
 	if (o->final_fd >= 0)
 		close(o->final_fd);
 	if (o->staging_fd >= 0)

@@ -30,6 +30,7 @@
 
 #include "diag.h"
 #include "spans.h"
+#include "spread.h"
 #include "tree_list.h"
 
 /* A file of the site as a build left it: its device and inode (0: not
@@ -72,6 +73,7 @@ struct output {
 	int jobs;          /* threads for linking and removing (1 unless set) */
 	pthread_mutex_t lock;
 	struct diags *d; /* written under lock */
+	struct spread spread; /* page folders of a fresh staging folder (spread.h) */
 };
 
 /* Prepare a fresh staging folder for `dir`. -1 (with a diagnostic) on failure. */

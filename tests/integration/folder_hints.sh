@@ -3,8 +3,11 @@
 # the "top of unrelated hierarchies" flag (chattr +T), which has ext4 spread
 # their page folders over its block groups (see output.c), after a clean
 # build and after an incremental one that reuses the spare tree; a site
-# without resource pages gets no r/. The flag checks are skipped (77) where
-# the folder's file system has no such flag (tmpfs, overlayfs, ...).
+# without resource pages gets no r/. A clean build there makes its page
+# folders in passing folders and moves them in (spread.h): none is left, and
+# the site is the one a build makes where folders take no flag (/dev/shm,
+# when there is one). The flag checks are skipped (77) where the folder's
+# file system has no such flag (tmpfs, overlayfs, ...).
 set -u
 : "${SSG:?set SSG to the ssg binary}"
 command -v lsattr >/dev/null 2>&1 && command -v chattr >/dev/null 2>&1 ||
@@ -30,6 +33,14 @@ check() {
 }
 "$SSG" build -q -s "$d" -o "$d/out" 2>/dev/null || { echo "build failed"; exit 1; }
 check "a clean build"
+leftover=$(find "$d/out" -name '.ssg-spread-*' | head -3)
+[ -z "$leftover" ] || { echo "passing folders left in the site: $leftover"; exit 1; }
+shm=$(mktemp -d /dev/shm/ssg-hints.XXXXXX 2>/dev/null) && {
+	"$SSG" build -q -s "$d" -o "$shm/out" 2>/dev/null || { rm -rf "$shm"; echo "build into $shm failed"; exit 1; }
+	diff -r -x '.ssg-*' "$d/out" "$shm/out" >/dev/null ||
+		{ diff -r -q -x '.ssg-*' "$d/out" "$shm/out" | head -5; rm -rf "$shm"; echo "the spread site differs from a plain one"; exit 1; }
+	rm -rf "$shm"
+}
 printf '\n\nOne more paragraph, [with a link](https://example.org/hint-1).\n' >> "$d/content/cuda-pytorch-index.md"
 "$SSG" build -q -s "$d" -o "$d/out" 2>/dev/null || { echo "build failed"; exit 1; }
 [ -d "$d/.out.ssg-spare" ] || { echo "no spare tree after the second build"; exit 1; }
