@@ -518,6 +518,22 @@ bool output_same(struct output *o, const char *relpath, const void *data, size_t
 	       same_as_before(o, relpath, &one, n > 0, n, &was);
 }
 
+/* Hard-link the previous site's file at rel into a fresh place in the
+ * staging folder: through a passing folder when it is a page folder's file
+ * (spread.h), else where make_room makes room. */
+static int link_new(struct output *o, const char *rel)
+{
+	struct spread_ticket t;
+	if (!o->reused && spread_begin(&o->spread, rel, &t) == 0) {
+		if (linkat(o->final_fd, rel, t.dfd, t.sub, 0)) {
+			spread_cancel(&o->spread, &t);
+			return -1;
+		}
+		return spread_place(&o->spread, &t);
+	}
+	return make_room(o, rel) || linkat(o->final_fd, rel, o->staging_fd, rel, 0);
+}
+
 /* Hard-link each unchanged file from the previous site into the staging
  * folder (only when the site changed: see output_commit), on o->jobs threads. */
 static void link_one(void *ctx, size_t i)
@@ -533,7 +549,7 @@ static void link_one(void *ctx, size_t i)
 			 : !(o->reused && fstatat(o->staging_fd, rel, &b, AT_SYMLINK_NOFOLLOW) == 0 &&
 			     a->ino == (unsigned long long)b.st_ino &&
 			     a->dev == (unsigned long long)b.st_dev))
-		rc = make_room(o, rel) || linkat(o->final_fd, rel, o->staging_fd, rel, 0);
+		rc = link_new(o, rel);
 	if (rc)
 		fail(o, o->same[i], "cannot link the unchanged file");
 }
@@ -882,10 +898,18 @@ int output_note(struct output *o, const void *p, size_t n)
 	return rc;
 }
 
+/* The passing folders gone before the site is swapped in (spread.h). */
+static int finish_spread(struct output *o)
+{
+	if (spread_finish(&o->spread) == 0)
+		return 0;
+	fail(o, o->staging, "cannot remove a passing folder");
+	output_abort(o);
+	return -1;
+}
+
 int output_commit(struct output *o)
 {
-	if (spread_finish(&o->spread))
-		fail(o, o->staging, "cannot remove a passing folder");
 	if (o->failed) {
 		output_abort(o);
 		return -1;
@@ -915,6 +939,8 @@ int output_commit(struct output *o)
 			output_abort(o);
 			return -1;
 		}
+		if (finish_spread(o))
+			return -1;
 		/* atomic: readers see the old site or the new one, never neither */
 		if (renameat2(AT_FDCWD, o->staging, AT_FDCWD, o->final, RENAME_EXCHANGE)) {
 			fail(o, o->final, "cannot swap in the new site");
@@ -922,6 +948,8 @@ int output_commit(struct output *o)
 			return -1;
 		}
 		keep_as_spare(o, o->staging); /* now the old site */
+	} else if (finish_spread(o)) {
+		return -1;
 	} else if (rename(o->staging, o->final)) {
 		fail(o, o->final, "cannot move the new site into place");
 		output_abort(o);

@@ -12,13 +12,22 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* Every spread gets its own number, so that a thread's slot of an earlier
+ * one (a build before, in serve) is never taken for this one's. */
+static unsigned long generations;
+
+/* The calling thread's slot, and the spread it belongs to. */
+static _Thread_local struct {
+	unsigned long gen;
+	struct spread_slot *slot;
+} mine;
+
 void spread_init(struct spread *sp, int root_fd)
 {
 	memset(sp, 0, sizeof *sp);
 	sp->live = true;
 	sp->root_fd = root_fd;
-	for (size_t k = 0; k < SPREAD_SLOTS; k++)
-		sp->slot[k].fd = -1;
+	sp->gen = __atomic_add_fetch(&generations, 1, __ATOMIC_RELAXED);
 	pthread_mutex_init(&sp->lock, NULL);
 }
 
@@ -41,24 +50,19 @@ static bool is_parent(struct spread *sp, const char *p, size_t n)
 	return yes;
 }
 
-/* This thread's slot, taken on first use; NULL when all are taken. */
+/* This thread's slot, made on its first use of this spread. */
 static struct spread_slot *claim(struct spread *sp)
 {
-	pthread_t me = pthread_self();
-	struct spread_slot *s = NULL, *free_one = NULL;
+	if (mine.gen == sp->gen && mine.slot)
+		return mine.slot;
+	struct spread_slot *s = xcalloc(1, sizeof *s);
+	s->fd = -1;
 	pthread_mutex_lock(&sp->lock);
-	for (size_t k = 0; k < SPREAD_SLOTS && !s; k++) {
-		if (sp->slot[k].taken && pthread_equal(sp->slot[k].owner, me))
-			s = &sp->slot[k];
-		else if (!sp->slot[k].taken && !free_one)
-			free_one = &sp->slot[k];
-	}
-	if (!s && free_one) {
-		s = free_one;
-		s->taken = true;
-		s->owner = me;
-	}
+	s->next = sp->slots;
+	sp->slots = s;
 	pthread_mutex_unlock(&sp->lock);
+	mine.gen = sp->gen;
+	mine.slot = s;
 	return s;
 }
 
@@ -100,9 +104,9 @@ static bool ready(struct spread *sp, struct spread_slot *s)
 	return true;
 }
 
-int spread_open(struct spread *sp, const char *relpath, struct spread_ticket *t)
+int spread_begin(struct spread *sp, const char *relpath, struct spread_ticket *t)
 {
-	if (!__atomic_load_n(&sp->on, __ATOMIC_ACQUIRE))
+	if (!sp->live || !__atomic_load_n(&sp->on, __ATOMIC_ACQUIRE))
 		return -1;
 	const char *file = strrchr(relpath, '/');
 	if (!file || !file[1] || file == relpath)
@@ -116,44 +120,53 @@ int spread_open(struct spread *sp, const char *relpath, struct spread_ticket *t)
 	if (!is_parent(sp, relpath, plen))
 		return -1;
 	struct spread_slot *s = claim(sp);
-	if (!s || !ready(sp, s))
+	if (!ready(sp, s))
 		return -1;
-	/* <name>/<file> within the passing folder */
-	const char *sub = relpath + parent_len;
-	char *dir = xstrndup(sub, dir_len - parent_len);
-	int fd = -1;
-	if (mkdirat(s->fd, dir, 0755) == 0) {
-		fd = openat(s->fd, sub, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-		if (fd < 0)
-			unlinkat(s->fd, dir, AT_REMOVEDIR);
-	}
+	char *dir = xstrndup(relpath + parent_len, dir_len - parent_len);
+	int rc = mkdirat(s->fd, dir, 0755);
 	free(dir);
-	if (fd < 0)
+	if (rc)
 		return -1;
 	s->used++;
-	*t = (struct spread_ticket){s, relpath, parent_len, dir_len};
+	*t = (struct spread_ticket){s->fd, relpath + parent_len, relpath, parent_len, dir_len};
+	return 0;
+}
+
+int spread_open(struct spread *sp, const char *relpath, struct spread_ticket *t)
+{
+	if (spread_begin(sp, relpath, t))
+		return -1;
+	int fd = openat(t->dfd, t->sub, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd < 0)
+		spread_cancel(sp, t);
 	return fd;
+}
+
+void spread_cancel(struct spread *sp, const struct spread_ticket *t)
+{
+	(void)sp;
+	char *name = xstrndup(t->sub, t->dir_len - t->parent_len);
+	unlinkat(t->dfd, name, AT_REMOVEDIR);
+	free(name);
 }
 
 int spread_place(struct spread *sp, const struct spread_ticket *t)
 {
-	struct spread_slot *s = t->slot;
-	const char *sub = t->relpath + t->parent_len;
-	char *name = xstrndup(sub, t->dir_len - t->parent_len);
+	char *name = xstrndup(t->sub, t->dir_len - t->parent_len);
 	char *dest = xstrndup(t->relpath, t->dir_len);
-	int rc = renameat2(s->fd, name, sp->root_fd, dest, RENAME_NOREPLACE);
+	int rc = renameat2(t->dfd, name, sp->root_fd, dest, RENAME_NOREPLACE);
 	if (rc && errno == ENOENT && t->parent_len) {
 		/* the folder of pages is not there yet */
 		char *parent = xstrndup(t->relpath, t->parent_len - 1);
 		if (path_mkdirs_at(sp->root_fd, parent) == 0)
-			rc = renameat2(s->fd, name, sp->root_fd, dest, RENAME_NOREPLACE);
+			rc = renameat2(t->dfd, name, sp->root_fd, dest, RENAME_NOREPLACE);
 		free(parent);
 	}
 	if (rc && errno == EEXIST) {
 		/* the page folder was made meanwhile: the file goes into it */
-		rc = renameat(s->fd, sub, sp->root_fd, t->relpath);
+		rc = renameat(t->dfd, t->sub, sp->root_fd, t->relpath);
 		if (rc == 0)
-			rc = unlinkat(s->fd, name, AT_REMOVEDIR);
+			rc = unlinkat(t->dfd, name, AT_REMOVEDIR);
 	}
 	int e = errno;
 	free(name);
@@ -167,9 +180,11 @@ int spread_finish(struct spread *sp)
 	if (!sp->live)
 		return 0;
 	int rc = 0;
-	for (size_t k = 0; k < SPREAD_SLOTS; k++)
-		if (retire(sp, &sp->slot[k]))
+	pthread_mutex_lock(&sp->lock);
+	for (struct spread_slot *s = sp->slots; s; s = s->next)
+		if (retire(sp, s))
 			rc = -1;
+	pthread_mutex_unlock(&sp->lock);
 	return rc;
 }
 
@@ -178,6 +193,10 @@ void spread_free(struct spread *sp)
 	if (!sp->live)
 		return;
 	spread_finish(sp);
+	for (struct spread_slot *s = sp->slots, *next; s; s = next) {
+		next = s->next;
+		free(s);
+	}
 	for (size_t k = 0; k < sp->nparents; k++)
 		free(sp->parents[k]);
 	free(sp->parents);

@@ -4,9 +4,10 @@
 # their page folders over its block groups (see output.c), after a clean
 # build and after an incremental one that reuses the spare tree; a site
 # without resource pages gets no r/. A clean build there makes its page
-# folders in passing folders and moves them in (spread.h): none is left, and
-# the site is the one a build makes where folders take no flag (/dev/shm,
-# when there is one). The flag checks are skipped (77) where the folder's
+# folders in passing folders and moves them in (spread.h), and so does the
+# build after it, which links the unchanged files into a new tree: none is
+# left either time, and the site is the one a build makes where folders take
+# no flag (/dev/shm, when there is one). The flag checks are skipped (77) where the folder's
 # file system has no such flag (tmpfs, overlayfs, ...).
 set -u
 : "${SSG:?set SSG to the ssg binary}"
@@ -33,17 +34,21 @@ check() {
 }
 "$SSG" build -q -s "$d" -o "$d/out" 2>/dev/null || { echo "build failed"; exit 1; }
 check "a clean build"
-leftover=$(find "$d/out" -name '.ssg-spread-*' | head -3)
-[ -z "$leftover" ] || { echo "passing folders left in the site: $leftover"; exit 1; }
-shm=$(mktemp -d /dev/shm/ssg-hints.XXXXXX 2>/dev/null) && {
+# no passing folder left, and the site a plain build makes
+same_as_plain() {
+	leftover=$(find "$d/out" -name '.ssg-spread-*' | head -3)
+	[ -z "$leftover" ] || { echo "after $1: passing folders left in the site: $leftover"; exit 1; }
+	shm=$(mktemp -d /dev/shm/ssg-hints.XXXXXX 2>/dev/null) || return 0
 	"$SSG" build -q -s "$d" -o "$shm/out" 2>/dev/null || { rm -rf "$shm"; echo "build into $shm failed"; exit 1; }
 	diff -r -x '.ssg-*' "$d/out" "$shm/out" >/dev/null ||
-		{ diff -r -q -x '.ssg-*' "$d/out" "$shm/out" | head -5; rm -rf "$shm"; echo "the spread site differs from a plain one"; exit 1; }
+		{ diff -r -q -x '.ssg-*' "$d/out" "$shm/out" | head -5; rm -rf "$shm"; echo "after $1: the site differs from a plain build"; exit 1; }
 	rm -rf "$shm"
 }
+same_as_plain "a clean build"
 printf '\n\nOne more paragraph, [with a link](https://example.org/hint-1).\n' >> "$d/content/cuda-pytorch-index.md"
 "$SSG" build -q -s "$d" -o "$d/out" 2>/dev/null || { echo "build failed"; exit 1; }
 [ -d "$d/.out.ssg-spare" ] || { echo "no spare tree after the second build"; exit 1; }
+same_as_plain "the build after a clean one (unchanged files linked)"
 printf '\n\nAnd [another](https://example.org/hint-2).\n' >> "$d/content/cuda-pytorch-index.md"
 "$SSG" build -q -s "$d" -o "$d/out" 2>/dev/null || { echo "build failed"; exit 1; }
 check "an incremental build on the spare"

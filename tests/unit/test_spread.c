@@ -4,7 +4,9 @@
  * folder is made meanwhile (the file moves into it) or its folder of pages
  * does not exist yet; a passing folder holds at most SPREAD_PER page folders
  * and none is left after spread_finish, also with two threads writing at
- * once; a spread never initialised does nothing. */
+ * once; a file may be linked into its page folder instead, and a page
+ * folder given up is removed; a thread that wrote through one spread gets
+ * a slot of its own in the next; a spread never initialised does nothing. */
 #include "testutil.h"
 
 #include "path.h"
@@ -216,12 +218,58 @@ static void test_two_threads(void **state)
 	assert_int_equal(passing_folders(f->dir), 0);
 }
 
+static void test_link_and_cancel(void **state)
+{
+	struct fixture *f = *state;
+	spread_parent(&f->sp, "");
+	test_put_file(f->dir, "elsewhere.txt", "linked");
+	struct spread_ticket t;
+	assert_int_equal(spread_begin(&f->sp, "e/index.html", &t), 0);
+	assert_int_equal(linkat(f->fd, "elsewhere.txt", t.dfd, t.sub, 0), 0);
+	assert_int_equal(spread_place(&f->sp, &t), 0);
+	assert_file(f->dir, "e/index.html", "linked");
+	struct stat a, b;
+	char *pa = path_join(f->dir, "elsewhere.txt"), *pb = path_join(f->dir, "e/index.html");
+	assert_int_equal(stat(pa, &a), 0);
+	assert_int_equal(stat(pb, &b), 0);
+	assert_true(a.st_ino == b.st_ino); /* the very file, linked */
+	free(pa);
+	free(pb);
+	/* given up: the page folder goes, nothing lands in the site */
+	assert_int_equal(spread_begin(&f->sp, "g/index.html", &t), 0);
+	spread_cancel(&f->sp, &t);
+	char *pg = path_join(f->dir, "g");
+	assert_int_not_equal(access(pg, F_OK), 0);
+	free(pg);
+	assert_int_equal(spread_finish(&f->sp), 0);
+	assert_int_equal(passing_folders(f->dir), 0);
+}
+
+static void test_one_spread_after_another(void **state)
+{
+	struct fixture *f = *state;
+	spread_parent(&f->sp, "");
+	assert_int_equal(put(&f->sp, "h/index.html", "h"), 1);
+	spread_free(&f->sp);
+	/* the same thread, a new spread: a slot of its own, not the one freed
+	 * (under the sanitizers that would be a use after free) */
+	spread_init(&f->sp, f->fd);
+	spread_parent(&f->sp, "");
+	assert_int_equal(put(&f->sp, "i/index.html", "i"), 1);
+	assert_non_null(f->sp.slots);
+	assert_null(f->sp.slots->next);
+	assert_file(f->dir, "h/index.html", "h");
+	assert_file(f->dir, "i/index.html", "i");
+	assert_int_equal(spread_finish(&f->sp), 0);
+	assert_int_equal(passing_folders(f->dir), 0);
+}
+
 static void test_never_initialised(void **state)
 {
 	(void)state;
 	struct spread sp;
 	memset(&sp, 0, sizeof sp);
-	/* a zeroed slot's descriptor is 0: it must not be closed */
+	/* nothing is closed: descriptor 0 stays open */
 	assert_int_equal(spread_finish(&sp), 0);
 	struct spread_ticket t;
 	assert_int_equal(spread_open(&sp, "a/index.html", &t), -1);
@@ -241,6 +289,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_a_file_in_the_way, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_many_in_batches, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_two_threads, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_link_and_cancel, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_one_spread_after_another, setup, teardown),
 		cmocka_unit_test(test_never_initialised),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
