@@ -84,6 +84,13 @@ static int passing_folders(const char *dir)
 	return n;
 }
 
+/* Finishing removes every passing folder. */
+static void assert_finished(struct fixture *f)
+{
+	assert_int_equal(spread_finish(&f->sp), 0);
+	assert_int_equal(passing_folders(f->dir), 0);
+}
+
 static void test_off_until_named(void **state)
 {
 	struct fixture *f = *state;
@@ -95,8 +102,7 @@ static void test_off_until_named(void **state)
 	assert_int_equal(put(&f->sp, "index.html", "i"), 0);
 	assert_int_equal(put(&f->sp, "topic/cuda/index.html", "t"), 0);
 	assert_int_equal(put(&f->sp, "a/", "x"), 0);
-	assert_int_equal(spread_finish(&f->sp), 0);
-	assert_int_equal(passing_folders(f->dir), 0);
+	assert_finished(f);
 }
 
 static void test_folder_of_pages(void **state)
@@ -110,8 +116,7 @@ static void test_folder_of_pages(void **state)
 	assert_file(f->dir, "r/two/index.html", "2");
 	/* the site's own folder is not named: r/ is a plain page folder there */
 	assert_int_equal(put(&f->sp, "r/index.html", "r"), 0);
-	assert_int_equal(spread_finish(&f->sp), 0);
-	assert_int_equal(passing_folders(f->dir), 0);
+	assert_finished(f);
 }
 
 static void test_folder_made_meanwhile(void **state)
@@ -127,8 +132,7 @@ static void test_folder_made_meanwhile(void **state)
 	assert_int_equal(put(&f->sp, "c/more.html", "m"), 1);
 	assert_file(f->dir, "c/index.html", "c");
 	assert_file(f->dir, "c/more.html", "m");
-	assert_int_equal(spread_finish(&f->sp), 0);
-	assert_int_equal(passing_folders(f->dir), 0);
+	assert_finished(f);
 }
 
 static void test_a_file_in_the_way(void **state)
@@ -168,8 +172,7 @@ static void test_many_in_batches(void **state)
 		snprintf(text, sizeof text, "%d", i);
 		assert_file(f->dir, rel, text);
 	}
-	assert_int_equal(spread_finish(&f->sp), 0);
-	assert_int_equal(passing_folders(f->dir), 0);
+	assert_finished(f);
 }
 
 struct writer {
@@ -214,8 +217,7 @@ static void test_two_threads(void **state)
 			snprintf(rel, sizeof rel, "p%03d/f%d.html", i, k);
 			assert_file(f->dir, rel, rel);
 		}
-	assert_int_equal(spread_finish(&f->sp), 0);
-	assert_int_equal(passing_folders(f->dir), 0);
+	assert_finished(f);
 }
 
 static void test_link_and_cancel(void **state)
@@ -241,8 +243,7 @@ static void test_link_and_cancel(void **state)
 	char *pg = path_join(f->dir, "g");
 	assert_int_not_equal(access(pg, F_OK), 0);
 	free(pg);
-	assert_int_equal(spread_finish(&f->sp), 0);
-	assert_int_equal(passing_folders(f->dir), 0);
+	assert_finished(f);
 }
 
 static void test_one_spread_after_another(void **state)
@@ -260,8 +261,7 @@ static void test_one_spread_after_another(void **state)
 	assert_null(f->sp.slots->next);
 	assert_file(f->dir, "h/index.html", "h");
 	assert_file(f->dir, "i/index.html", "i");
-	assert_int_equal(spread_finish(&f->sp), 0);
-	assert_int_equal(passing_folders(f->dir), 0);
+	assert_finished(f);
 }
 
 static void test_never_initialised(void **state)
