@@ -311,7 +311,9 @@ int output_begin(struct output *o, const char *dir, struct diags *d)
 		o->final_ino = (unsigned long long)sst.st_ino;
 	}
 	/* a fresh staging folder on ext4: page folders made a few at a time
-	 * elsewhere and moved in (spread.h) */
+	 * elsewhere and moved in (spread.h). Never a reused tree: its folders
+	 * are mostly there, and a path in it may be anything an older site
+	 * left. */
 	if (hint_unrelated_subfolders(o->staging) && !o->reused) {
 		spread_init(&o->spread, o->staging_fd);
 		spread_parent(&o->spread, "");
@@ -524,7 +526,7 @@ bool output_same(struct output *o, const char *relpath, const void *data, size_t
 static int link_new(struct output *o, const char *rel)
 {
 	struct spread_ticket t;
-	if (!o->reused && spread_begin(&o->spread, rel, &t) == 0) {
+	if (spread_begin(&o->spread, rel, &t) == 0) {
 		if (linkat(o->final_fd, rel, t.dfd, t.sub, 0)) {
 			spread_cancel(&o->spread, &t);
 			return -1;
@@ -693,7 +695,7 @@ static int write_file(struct output *o, const char *relpath, const struct str *v
 	int fd = open_over(o, relpath);
 	bool over = fd >= 0;
 	struct spread_ticket ticket;
-	bool spread = !over && !o->reused && (fd = spread_open(&o->spread, relpath, &ticket)) >= 0;
+	bool spread = !over && (fd = spread_open(&o->spread, relpath, &ticket)) >= 0;
 	if (!over && !spread && make_room(o, relpath)) {
 		fail(o, relpath, "cannot create folder");
 		return -1;
