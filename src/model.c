@@ -327,6 +327,32 @@ static void finish_resource(struct site *s, struct resource *r, struct hash *slu
 	r->has_page = (long)r->ndocs >= s->cfg.resource_page_min;
 }
 
+/* Every resource's citations, in document order, in one block: counted as
+ * the citations were merged, placed now (no array grown citation by
+ * citation: 250,000 of them at 10,000 documents). */
+static void place_refs(struct site *s)
+{
+	size_t total = 0;
+	for (size_t ri = 0; ri < s->nres; ri++)
+		total += s->res[ri].nrefs;
+	s->refs = xmalloc((total + 1) * sizeof *s->refs);
+	size_t at = 0;
+	for (size_t ri = 0; ri < s->nres; ri++) {
+		struct resource *r = &s->res[ri];
+		r->refs = s->refs + at;
+		at += r->nrefs;
+		r->nrefs = 0;
+	}
+	for (size_t d = 0; d < s->ndocs; d++) {
+		const struct doc *doc = &s->docs[d];
+		for (size_t i = 0; i < doc->ncites; i++)
+			if (doc->cites[i].canonical) {
+				struct resource *r = &s->res[doc->cites[i].resource];
+				r->refs[r->nrefs++] = (struct cite_ref){d, i};
+			}
+	}
+}
+
 void model_build(struct site *s)
 {
 	struct aliases al;
@@ -336,7 +362,9 @@ void model_build(struct site *s)
 	size_t ncites = 0;
 	for (size_t d = 0; d < s->ndocs; d++)
 		ncites += s->docs[d].ncites;
-	hash_reserve(&s->res_by_url, s->memo && s->memo->n ? s->memo->n : ncites / 4);
+	size_t guess = s->memo && s->memo->n ? s->memo->n : ncites / 4;
+	hash_reserve(&s->res_by_url, guess);
+	s->res = xgrow(s->res, &s->capres, guess, sizeof *s->res);
 	for (size_t d = 0; d < s->ndocs; d++) {
 		struct doc *doc = &s->docs[d];
 		/* a document's URLs are looked up one after another, each a few
@@ -373,13 +401,12 @@ void model_build(struct site *s)
 			long ri = hash_get_h(&s->res_by_url, c->canonical, c->canon_hash, &v)
 					  ? (long)v
 					  : (long)add_resource(s, c->canonical, c->canon_hash);
-			struct resource *r = &s->res[ri];
-			r->refs = xgrow(r->refs, &r->caprefs, r->nrefs + 1, sizeof *r->refs);
-			r->refs[r->nrefs++] = (struct cite_ref){d, i};
+			s->res[ri].nrefs++;
 			c->resource = ri;
 		}
 	}
 	taxonomy_aliases_free(&al);
+	place_refs(s);
 	free(s->memo_now);
 	free(s->memo_hit);
 	s->memo_now = xcalloc(s->nres + 1, sizeof *s->memo_now);
@@ -435,12 +462,12 @@ void model_free(struct site *s)
 		for (size_t j = 0; j < r->nspellings; j++)
 			free(r->spellings[j]);
 		free(r->spellings);
-		free(r->refs);
 		free(r->topics);
 		free(r->index_page);
 		free(r->link_status);
 	}
 	free(s->res);
+	free(s->refs);
 	hash_free(&s->res_by_url);
 	hash_free(&s->doc_by_path);
 	hash_free(&s->static_by_path);

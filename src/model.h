@@ -28,8 +28,8 @@ struct resource {
 	char **spellings;
 	size_t nspellings;
 	int spelled;       /* 0 not made, 1 being made, 2 made (atomic) */
-	struct cite_ref *refs; /* in document order */
-	size_t nrefs, caprefs;
+	struct cite_ref *refs; /* in document order (in site.refs) */
+	size_t nrefs;
 	size_t ndocs;      /* distinct citing documents */
 	const char *title; /* the title most entries give it */
 	const char *desc;  /* the longest description seen. Both borrowed: a
@@ -90,6 +90,7 @@ struct site {
 	size_t ndocs;
 	struct resource *res;
 	size_t nres, capres;
+	struct cite_ref *refs;  /* every resource's citations, one block */
 	struct hash res_by_url;
 	struct hash doc_by_path;    /* relpath -> document (xref_resolve builds it) */
 	struct hash static_by_path; /* relpath -> static file */

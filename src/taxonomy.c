@@ -321,7 +321,7 @@ static bool classify_from_memo(const struct classify_ctx *x, size_t ri)
 	const struct cfg_override *o = override_for(x, r);
 	override_names(r, o);
 	r->kind = m->kind;
-	r->topics = xcalloc(s->cfg.ntopics + 1, sizeof *r->topics);
+	r->topics = xcalloc(m->ntopics + 1, sizeof *r->topics);
 	for (uint32_t i = 0; i < m->ntopics; i++)
 		r->topics[r->ntopics++] = s->memo->topics[m->topics_at + i];
 	return true;
@@ -365,6 +365,8 @@ static void classify_one(const struct classify_ctx *x, size_t ri)
 	}
 	if (!r->ntopics)
 		r->topics[r->ntopics++] = (int)cfg->ntopics; /* unsorted */
+	/* as many as it has: 60,000 resources at 10,000 documents */
+	r->topics = xrealloc(r->topics, r->ntopics * sizeof *r->topics);
 	free(key);
 	const struct res_memo_rec *m = s->memo_hit[ri];
 	if (m && s->check_inputs) {
