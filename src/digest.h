@@ -90,4 +90,46 @@ static inline int digest_cmp(const unsigned long long a[2], const unsigned long 
 	return a[1] < b[1] ? -1 : a[1] > b[1];
 }
 
+/* The digest of bytes fed in pieces cut anywhere (a file written as it is
+ * made): the same as digest_feed of them in one go. digest_feed takes whole
+ * words until its last call, so a piece's last few bytes wait in carry for
+ * the next piece's. */
+struct digest_pieces {
+	struct digest d;
+	unsigned char carry[8];
+	size_t nc;
+};
+
+static inline void digest_pieces_start(struct digest_pieces *g)
+{
+	digest_start(&g->d);
+	g->nc = 0;
+}
+
+static inline void digest_pieces_feed(struct digest_pieces *g, const void *data, size_t n)
+{
+	const unsigned char *p = data;
+	if (g->nc) {
+		size_t take = 8 - g->nc < n ? 8 - g->nc : n;
+		memcpy(g->carry + g->nc, p, take);
+		g->nc += take;
+		p += take;
+		n -= take;
+		if (g->nc < 8)
+			return;
+		digest_feed(&g->d, g->carry, 8);
+		g->nc = 0;
+	}
+	size_t whole = n & ~(size_t)7;
+	digest_feed(&g->d, p, whole);
+	memcpy(g->carry, p + whole, n - whole);
+	g->nc = n - whole;
+}
+
+static inline void digest_pieces_end(struct digest_pieces *g, unsigned long long out[2])
+{
+	digest_feed(&g->d, g->carry, g->nc);
+	digest_end(&g->d, out);
+}
+
 #endif

@@ -674,6 +674,59 @@ static int open_over(struct output *o, const char *rel)
 	return fd;
 }
 
+/* The staging folder's file for relpath, open for writing: the reused
+ * tree's own (overwritten in place: *over), else made in a passing folder
+ * (*spread, spread.h) or where it goes. -1 (failed) when it cannot be. */
+static int open_target(struct output *o, const char *relpath, bool *over, bool *spread,
+		       struct spread_ticket *ticket)
+{
+	int fd = open_over(o, relpath);
+	*over = fd >= 0;
+	*spread = !*over && (fd = spread_open(&o->spread, relpath, ticket)) >= 0;
+	if (!*over && !*spread && make_room(o, relpath)) {
+		fail(o, relpath, "cannot create folder");
+		return -1;
+	}
+	if (!*over && !*spread)
+		fd = openat(o->staging_fd, relpath,
+			    O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd < 0)
+		fail(o, relpath, "cannot write");
+	return fd;
+}
+
+/* A target written whole (n bytes): cut to its size, closed, moved into
+ * place and counted. *made as write_file says. */
+static int finish_target(struct output *o, const char *relpath, int fd, bool over, bool spread,
+			 struct spread_ticket *ticket, size_t n, struct output_file *made)
+{
+	/* the staging folder's file: the site's once swapped in (noted for a
+	 * spare, which only a site in place leaves) */
+	struct stat st;
+	bool noted = made && o->has_final;
+	if ((over && ftruncate(fd, (off_t)n)) || (noted && fstat(fd, &st))) {
+		fail(o, relpath, "cannot write");
+		close(fd);
+		return -1;
+	}
+	close(fd);
+	if (spread && spread_place(&o->spread, ticket)) {
+		fail(o, relpath, "cannot move into place");
+		return -1;
+	}
+	if (made)
+		*made = noted ? file_of(&st) : (struct output_file){0, 0, 0};
+	pthread_mutex_lock(&o->lock);
+	o->files++;
+	o->bytes += n;
+	if (o->reused) {
+		o->written = xgrow(o->written, &o->capwritten, o->nwritten + 1, sizeof *o->written);
+		o->written[o->nwritten++] = xstrdup(relpath);
+	}
+	pthread_mutex_unlock(&o->lock);
+	return 0;
+}
+
 static int write_file(struct output *o, const char *relpath, const struct str *v, size_t nv,
 		      size_t n, struct output_file *made)
 {
@@ -692,47 +745,155 @@ static int write_file(struct output *o, const char *relpath, const struct str *v
 			*made = f;
 		return 0;
 	}
-	int fd = open_over(o, relpath);
-	bool over = fd >= 0;
+	bool over, spread;
 	struct spread_ticket ticket;
-	bool spread = !over && (fd = spread_open(&o->spread, relpath, &ticket)) >= 0;
-	if (!over && !spread && make_room(o, relpath)) {
-		fail(o, relpath, "cannot create folder");
+	int fd = open_target(o, relpath, &over, &spread, &ticket);
+	if (fd < 0)
 		return -1;
-	}
-	if (!over && !spread)
-		fd = openat(o->staging_fd, relpath,
-			    O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		fail(o, relpath, "cannot write");
-		return -1;
-	}
-	/* the staging folder's file: the site's once swapped in (noted for a
-	 * spare, which only a site in place leaves) */
-	struct stat st;
-	bool noted = made && o->has_final;
-	if (write_slices(fd, v, nv) || (over && ftruncate(fd, (off_t)n)) ||
-	    (noted && fstat(fd, &st))) {
+	if (write_slices(fd, v, nv)) {
 		fail(o, relpath, "cannot write");
 		close(fd);
 		return -1;
 	}
-	close(fd);
-	if (spread && spread_place(&o->spread, &ticket)) {
-		fail(o, relpath, "cannot move into place");
-		return -1;
+	return finish_target(o, relpath, fd, over, spread, &ticket, n, made);
+}
+
+/* ---- a file written as its bytes come ---------------------------------- */
+
+struct output_stream {
+	struct output *o;
+	char *relpath;
+	int old_fd;        /* the site in place's file, while the bytes agree with it (-1: not) */
+	struct stat was;   /* that file */
+	size_t agreed;     /* its bytes matched so far */
+	int fd;            /* the new file, from the first difference on (-1 before) */
+	bool over, spread;
+	struct spread_ticket ticket;
+	size_t n;          /* bytes put */
+	bool failed;
+};
+
+struct output_stream *output_stream_open(struct output *o, const char *relpath)
+{
+	struct output_stream *w = xcalloc(1, sizeof *w);
+	w->o = o;
+	w->relpath = xstrdup(relpath);
+	w->old_fd = w->fd = -1;
+	if (!path_is_safe_rel(relpath)) {
+		errno = EINVAL;
+		fail(o, relpath, "refusing to write outside the output folder");
+		w->failed = true;
+		return w;
 	}
-	if (made)
-		*made = noted ? file_of(&st) : (struct output_file){0, 0, 0};
-	pthread_mutex_lock(&o->lock);
-	o->files++;
-	o->bytes += n;
-	if (o->reused) {
-		o->written = xgrow(o->written, &o->capwritten, o->nwritten + 1, sizeof *o->written);
-		o->written[o->nwritten++] = xstrdup(relpath);
+	if (o->has_final) {
+		w->old_fd = openat(o->final_fd, relpath, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+		if (w->old_fd >= 0 && (fstat(w->old_fd, &w->was) || !S_ISREG(w->was.st_mode))) {
+			close(w->old_fd);
+			w->old_fd = -1;
+		}
 	}
-	pthread_mutex_unlock(&o->lock);
-	return 0;
+	return w;
+}
+
+/* Whether the file in place holds these n bytes next. */
+static bool stream_agrees(struct output_stream *w, const char *p, size_t n)
+{
+	if ((size_t)w->was.st_size - w->agreed < n)
+		return false;
+	char chunk[65536];
+	for (size_t off = 0; off < n;) {
+		size_t want = n - off < sizeof chunk ? n - off : sizeof chunk;
+		ssize_t r = pread(w->old_fd, chunk, want, (off_t)(w->agreed + off));
+		if (r <= 0 || memcmp(chunk, p + off, (size_t)r))
+			return false;
+		off += (size_t)r;
+	}
+	return true;
+}
+
+/* From now on the bytes go to the new file, which starts with those that
+ * agreed (copied from the file in place). */
+static void stream_diverge(struct output_stream *w)
+{
+	w->fd = open_target(w->o, w->relpath, &w->over, &w->spread, &w->ticket);
+	if (w->fd < 0) {
+		w->failed = true;
+	} else {
+		/* in the kernel when it can (no copy through this process) */
+		off_t in = 0;
+		size_t off = 0;
+		while (off < w->agreed) {
+			ssize_t r = copy_file_range(w->old_fd, &in, w->fd, NULL, w->agreed - off, 0);
+			if (r <= 0)
+				break;
+			off += (size_t)r;
+		}
+		if (off && lseek(w->fd, (off_t)off, SEEK_SET) != (off_t)off) {
+			fail(w->o, w->relpath, "cannot write");
+			w->failed = true;
+		}
+		char chunk[65536];
+		for (; off < w->agreed && !w->failed;) {
+			size_t want = w->agreed - off < sizeof chunk ? w->agreed - off : sizeof chunk;
+			ssize_t r = pread(w->old_fd, chunk, want, (off_t)off);
+			struct str one = {chunk, r > 0 ? (size_t)r : 0};
+			if (r <= 0 || write_slices(w->fd, &one, 1)) {
+				fail(w->o, w->relpath, "cannot write");
+				w->failed = true;
+			}
+			off += r > 0 ? (size_t)r : 0;
+		}
+	}
+	if (w->old_fd >= 0)
+		close(w->old_fd);
+	w->old_fd = -1;
+}
+
+void output_stream_put(struct output_stream *w, const void *p, size_t n)
+{
+	if (w->failed || !n)
+		return;
+	w->n += n;
+	if (w->fd < 0) {
+		if (w->old_fd >= 0 && stream_agrees(w, p, n)) {
+			w->agreed += n;
+			return;
+		}
+		stream_diverge(w);
+		if (w->failed)
+			return;
+	}
+	struct str one = {p, n};
+	if (write_slices(w->fd, &one, 1)) {
+		fail(w->o, w->relpath, "cannot write");
+		w->failed = true;
+	}
+}
+
+int output_stream_close(struct output_stream *w)
+{
+	int rc = -1;
+	if (!w->failed && w->fd < 0 && w->old_fd >= 0 && w->agreed == (size_t)w->was.st_size) {
+		/* every byte as in the site in place: that file is kept */
+		struct output_file f = file_of(&w->was);
+		add_same(w->o, w->relpath, &f);
+		rc = 0;
+	} else {
+		if (!w->failed && w->fd < 0)
+			stream_diverge(w); /* shorter than the file in place, or none there */
+		if (!w->failed) {
+			rc = finish_target(w->o, w->relpath, w->fd, w->over, w->spread, &w->ticket,
+					   w->n, NULL);
+			w->fd = -1;
+		}
+	}
+	if (w->fd >= 0)
+		close(w->fd);
+	if (w->old_fd >= 0)
+		close(w->old_fd);
+	free(w->relpath);
+	free(w);
+	return rc;
 }
 
 int output_write(struct output *o, const char *relpath, const void *data, size_t n)
@@ -746,11 +907,6 @@ int output_write_noted(struct output *o, const char *relpath, const void *data, 
 {
 	struct str one = {data, n};
 	return write_file(o, relpath, &one, n > 0, n, made);
-}
-
-int output_write_spans(struct output *o, const char *relpath, const struct spans *s)
-{
-	return write_file(o, relpath, s->v, s->n, s->bytes, NULL);
 }
 
 int output_copy(struct output *o, const char *relpath, const char *src)

@@ -29,7 +29,6 @@
 #include <stddef.h>
 
 #include "diag.h"
-#include "spans.h"
 #include "spread.h"
 #include "tree_list.h"
 
@@ -85,8 +84,15 @@ int output_write(struct output *o, const char *relpath, const void *data, size_t
  * will be kept for a next build to take it from). */
 int output_write_noted(struct output *o, const char *relpath, const void *data, size_t n,
 		       struct output_file *made);
-/* The same for a file made of slices (spans.h), written with writev. */
-int output_write_spans(struct output *o, const char *relpath, const struct spans *s);
+/* A file written as its bytes come, never whole in memory (a data file of
+ * tens of megabytes): open, put its bytes in order, close. Kept as it is when
+ * the site in place has these very bytes there (compared as they come), as
+ * output_write keeps it. Not thread-safe: one thread at a time per stream.
+ * close returns -1 (with a diagnostic) when it could not be written. */
+struct output_stream;
+struct output_stream *output_stream_open(struct output *o, const char *relpath);
+void output_stream_put(struct output_stream *w, const void *p, size_t n);
+int output_stream_close(struct output_stream *w);
 /* The previous site's relpath, when it is a regular file: its bytes in *b
  * and its identity in *file. -1 otherwise. */
 int output_read_before(struct output *o, const char *relpath, struct buf *b,

@@ -1,7 +1,6 @@
 /* render: template lookup and the machine-readable outputs (see render.h). */
 #include "render.h"
 #include "digest.h"
-#include "spans.h"
 #include "embedded.h"
 #include "hash.h"
 #include "html.h"
@@ -270,41 +269,99 @@ static void dw_sep(struct data_writer *w, const char *sep)
 	buf_puts(&w->buf, sep);
 }
 
-/* The writer's pieces, in order, appended to s as slices (call last). */
-static void dw_spans(struct data_writer *w, struct spans *s)
-{
-	dw_flush(w);
-	for (size_t i = 0; i < w->n; i++)
-		spans_add(s, (w->v[i].kept ? w->old : w->buf.p) + w->v[i].at, w->v[i].len);
-}
+/* One data file as it is made (render.h): its writers, handed to the sink
+ * in order. */
+struct data_file {
+	const struct data_sink *sink;
+	struct json_reuse *reuse;
+	struct data_writer *w;
+	size_t nw;
+	const size_t *first;         /* writer i holds records first[i] to first[i + 1] */
+	size_t bytes;                /* handed to the sink so far */
+	struct digest_pieces digest; /* of them */
+	pthread_mutex_t lock;        /* a writer done before those ahead of it waits */
+	bool *done;
+	size_t next;                 /* the writer handed over next */
+	size_t start;                /* where it starts in the file */
+};
 
-static struct data_writer *dw_new(struct data_file *f, size_t n, const struct json_reuse *ru)
+static void data_file_begin(struct data_file *f, const struct data_sink *sink,
+			    struct json_reuse *ru, size_t n, const size_t *first)
 {
+	memset(f, 0, sizeof *f);
+	f->sink = sink;
+	f->reuse = ru;
+	f->first = first;
 	f->w = xcalloc(n + 1, sizeof *f->w);
 	f->nw = n;
 	for (size_t i = 0; i < n; i++) {
 		f->w[i].old = ru ? ru->bytes : NULL;
 		f->w[i].nold = ru ? ru->nbytes : 0;
 	}
-	return f->w;
+	f->done = xcalloc(n + 1, sizeof *f->done);
+	digest_pieces_start(&f->digest);
+	pthread_mutex_init(&f->lock, NULL);
 }
 
-void data_file_free(struct data_file *f)
+/* The file's size; reuse's sum is its digest. */
+static size_t data_file_end(struct data_file *f)
 {
+	if (f->reuse)
+		digest_pieces_end(&f->digest, f->reuse->sum);
 	for (size_t i = 0; i < f->nw; i++) {
 		buf_free(&f->w[i].buf);
 		free(f->w[i].v);
 	}
 	free(f->w);
-	spans_free(&f->spans);
-	memset(f, 0, sizeof *f);
+	free(f->done);
+	pthread_mutex_destroy(&f->lock);
+	return f->bytes;
+}
+
+/* The writer's pieces so far, to the sink (writer f->next only); its buffer
+ * is then empty again, its place in the file (pos) goes on. */
+static void dw_emit(struct data_file *f, struct data_writer *w)
+{
+	dw_flush(w);
+	for (size_t i = 0; i < w->n; i++) {
+		const char *p = (w->v[i].kept ? w->old : w->buf.p) + w->v[i].at;
+		f->bytes += w->v[i].len;
+		digest_pieces_feed(&f->digest, p, w->v[i].len);
+		f->sink->put(f->sink->ctx, p, w->v[i].len);
+	}
+	w->n = 0;
+	w->mark = 0;
+	buf_reset(&w->buf);
+}
+
+/* Writer i is done: it, and each done one after it, go to the sink in
+ * order, their records' places moved by where they start in the file. */
+static void dw_done(struct data_file *f, size_t i)
+{
+	pthread_mutex_lock(&f->lock);
+	f->done[i] = true;
+	while (f->next < f->nw && f->done[f->next]) {
+		struct data_writer *w = &f->w[f->next];
+		if (f->reuse)
+			for (size_t k = f->first[f->next]; k < f->first[f->next + 1]; k++)
+				f->reuse->now[k].at += f->start;
+		dw_emit(f, w);
+		buf_free(&w->buf);
+		free(w->v);
+		w->v = NULL;
+		w->cap = 0;
+		f->next++;
+		f->start = f->bytes;
+	}
+	pthread_mutex_unlock(&f->lock);
 }
 
 /* resources.json's resources, JSON_CHUNK at a time. */
 #define JSON_CHUNK 2048
 struct json_chunks {
 	const struct site *s;
-	struct data_writer *w; /* per chunk */
+	struct data_file *f;
+	struct data_writer *w; /* per chunk (the file's writers from the second on) */
 	size_t n;
 	struct json_reuse *reuse;
 	size_t *reused, *differ; /* per chunk */
@@ -374,23 +431,6 @@ static void put_record_kept(struct data_writer *w, struct json_reuse *ru, size_t
 	}
 }
 
-/* The writers' pieces as f's slices, each writer's records (now[first..])
- * moved by where the writer starts in the file; then the file's digest. */
-static void join_writers(struct data_file *f, struct json_reuse *ru, const size_t *first)
-{
-	size_t offset = 0;
-	for (size_t i = 0; i < f->nw; i++) {
-		dw_flush(&f->w[i]);
-		if (ru)
-			for (size_t k = first[i]; k < first[i + 1]; k++)
-				ru->now[k].at += offset;
-		offset += f->w[i].pos;
-		dw_spans(&f->w[i], &f->spans);
-	}
-	if (ru)
-		spans_digest(&f->spans, ru->sum);
-}
-
 static void resource_record(const struct site *s, size_t ri, struct buf *out);
 
 /* How many of a resource's citations are asked for ahead of its record. */
@@ -424,6 +464,7 @@ static void resources_chunk(void *ctx, size_t ci)
 				&jc->differ[ci]);
 		dw_sep(w, i + 1 < s->nres ? ",\n" : "\n");
 	}
+	dw_done(jc->f, ci + 1);
 }
 
 /* One resource's record, from '{' to '}'. */
@@ -484,13 +525,19 @@ static void resource_record(const struct site *s, size_t ri, struct buf *out)
 	buf_puts(out, "]}");
 }
 
-void render_resources_json(const struct site *s, struct data_file *f, struct json_reuse *reuse)
+size_t render_resources_json(const struct site *s, const struct data_sink *sink,
+			     struct json_reuse *reuse)
 {
 	/* writers: the documents, the resources in chunks on the site's
-	 * threads, the end; joined in order */
+	 * threads, the end; writer i holds records first[i] to first[i + 1] */
 	size_t nchunks = (s->nres + JSON_CHUNK - 1) / JSON_CHUNK;
-	struct data_writer *w = dw_new(f, nchunks + 2, reuse);
-	struct buf *out = &w[0].buf;
+	size_t *first = xcalloc(nchunks + 3, sizeof *first);
+	for (size_t i = 0; i < nchunks; i++)
+		first[i + 1] = i * JSON_CHUNK;
+	first[nchunks + 1] = first[nchunks + 2] = s->nres;
+	struct data_file f;
+	data_file_begin(&f, sink, reuse, nchunks + 2, first);
+	struct buf *out = &f.w[0].buf;
 	buf_puts(out, "{");
 	json_str(out, "$schema", "assets/resources.schema.json");
 	buf_putc(out, ',');
@@ -507,25 +554,22 @@ void render_resources_json(const struct site *s, struct data_file *f, struct jso
 		buf_puts(out, i + 1 < s->ndocs ? "},\n" : "}\n");
 	}
 	buf_puts(out, "],\"resources\":[\n");
-	struct json_chunks jc = {s, w + 1, nchunks, reuse, NULL, NULL};
+	dw_done(&f, 0);
+	struct json_chunks jc = {s, &f, f.w + 1, nchunks, reuse, NULL, NULL};
 	jc.reused = xcalloc(nchunks + 1, sizeof *jc.reused);
 	jc.differ = xcalloc(nchunks + 1, sizeof *jc.differ);
 	pool_run(s->jobs, nchunks, resources_chunk, &jc);
-	buf_puts(&w[nchunks + 1].buf, "]}\n");
-	/* writer i holds records first[i] to first[i + 1] */
-	size_t *first = xcalloc(nchunks + 3, sizeof *first);
-	for (size_t i = 0; i < nchunks; i++) {
-		first[i + 1] = i * JSON_CHUNK;
-		if (reuse) {
-			reuse->reused += jc.reused[i];
-			reuse->differ += jc.differ[i];
-		}
+	buf_puts(&f.w[nchunks + 1].buf, "]}\n");
+	dw_done(&f, nchunks + 1);
+	for (size_t i = 0; reuse && i < nchunks; i++) {
+		reuse->reused += jc.reused[i];
+		reuse->differ += jc.differ[i];
 	}
-	first[nchunks + 1] = first[nchunks + 2] = s->nres;
-	join_writers(f, reuse, first);
-	free(first);
 	free(jc.reused);
 	free(jc.differ);
+	size_t bytes = data_file_end(&f);
+	free(first);
+	return bytes;
 }
 
 /* One search entry: ["kind","title","url","extra"], written straight out. */
@@ -546,24 +590,32 @@ static void search_entry(struct buf *out, bool *first, const char *kind, const c
 	buf_puts(out, "\"]");
 }
 
-void render_search_index_js(const struct spans *json, struct spans *out)
+void search_js_put(struct search_js *js, const char *p, size_t n)
 {
-	/* the same index as a script, for pages opened from file:// */
-	spans_add(out, "window.SSG_SEARCH_INDEX=", strlen("window.SSG_SEARCH_INDEX="));
-	size_t n = json->n;
-	size_t last = n ? json->v[n - 1].n : 0;
-	/* without the newlines that end the index (in its last slices) */
-	while (n) {
-		while (last && json->v[n - 1].p[last - 1] == '\n')
-			last--;
-		if (last)
-			break;
-		if (--n)
-			last = json->v[n - 1].n;
+	static const char head[] = "window.SSG_SEARCH_INDEX=";
+	if (!js->begun) {
+		js->out->put(js->out->ctx, head, sizeof head - 1);
+		js->begun = true;
 	}
-	for (size_t i = 0; i < n; i++)
-		spans_add(out, json->v[i].p, i + 1 < n ? json->v[i].n : last);
-	spans_add(out, ";\n", 2);
+	size_t k = n;
+	while (k && p[k - 1] == '\n')
+		k--;
+	if (!k) {
+		js->held += n;
+		return;
+	}
+	/* newlines held from before lie inside the index after all */
+	for (; js->held; js->held--)
+		js->out->put(js->out->ctx, "\n", 1);
+	js->out->put(js->out->ctx, p, k);
+	js->held = n - k;
+}
+
+void search_js_end(struct search_js *js)
+{
+	if (!js->begun)
+		search_js_put(js, "", 0);
+	js->out->put(js->out->ctx, ";\n", 2);
 }
 
 /* A document's entry and its sections' (record i of the index). */
@@ -593,16 +645,25 @@ static void search_resource(const struct site *s, size_t i, struct buf *out)
 	free(url);
 }
 
-void render_search_index(const struct site *s, struct data_file *f, struct json_reuse *reuse)
+/* The search index's bytes go out 128 kB or so at a time. */
+#define SEARCH_DRAIN (128u << 10)
+
+size_t render_search_index(const struct site *s, const struct data_sink *sink,
+			   struct json_reuse *reuse)
 {
 	/* compact: [kind, title, url relative to root, extra text] */
 	size_t reused = 0, differ = 0;
-	struct data_writer *w = dw_new(f, 1, reuse);
+	size_t firsts[2] = {0, s->ndocs + s->nres};
+	struct data_file f;
+	data_file_begin(&f, sink, reuse, 1, firsts);
+	struct data_writer *w = &f.w[0];
 	buf_putc(&w->buf, '[');
 	for (size_t i = 0; i < s->ndocs; i++) {
 		if (i)
 			dw_sep(w, ",\n");
 		put_record_kept(w, reuse, i, s, i, search_doc, "[]", &reused, &differ);
+		if (w->buf.n > SEARCH_DRAIN)
+			dw_emit(&f, w);
 	}
 	bool first = !s->ndocs;
 	for (size_t i = 0; i < s->ntopics; i++) {
@@ -619,14 +680,16 @@ void render_search_index(const struct site *s, struct data_file *f, struct json_
 		first = false;
 		put_record_kept(w, reuse, s->ndocs + i, s, i, search_resource, "[]", &reused,
 				&differ);
+		if (w->buf.n > SEARCH_DRAIN)
+			dw_emit(&f, w);
 	}
 	buf_puts(&w->buf, "]\n");
-	size_t firsts[2] = {0, s->ndocs + s->nres};
-	join_writers(f, reuse, firsts);
+	dw_done(&f, 0);
 	if (reuse) {
 		reuse->reused += reused;
 		reuse->differ += differ;
 	}
+	return data_file_end(&f);
 }
 
 static char *abs_base(const struct site *s)

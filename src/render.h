@@ -7,7 +7,6 @@
 
 #include "buf.h"
 #include "model.h"
-#include "spans.h"
 #include "mustache.h"
 
 struct template_source {
@@ -53,26 +52,37 @@ struct json_reuse {
 	unsigned long long sum[2];        /* after the call: the digest of the whole file */
 };
 
-/* A data file made: its bytes as slices (spans.h) of the buffers it owns
- * and of the file in place (json_reuse.bytes), which must stay mapped until
- * the file is written. A run of records kept from the file in place is one
- * slice: an edit's resources.json is a few slices, not 55 MB copied twice. */
-struct data_writer;
-struct data_file {
-	struct spans spans;
-	struct data_writer *w; /* the owned buffers */
-	size_t nw;
+/* Where a data file's bytes go, in order, as they are made. */
+struct data_sink {
+	void (*put)(void *ctx, const char *p, size_t n);
+	void *ctx;
 };
-void data_file_free(struct data_file *f);
 
-/* reuse: NULL to render every record. f: zeroed. */
-void render_resources_json(const struct site *s, struct data_file *f, struct json_reuse *reuse);
+/* A data file is made as pieces: records rendered into buffers, and runs of
+ * records kept as they lie in the file in place (json_reuse.bytes, which
+ * must stay mapped until the file is written). Each writer's pieces go to
+ * the sink as soon as the writers before it are done, and its buffer is
+ * then freed: 55 MB of resources.json at 10,000 documents is never whole in
+ * memory. Both return the file's size; reuse's sum gets its digest.
+ *
+ * reuse: NULL to render every record. */
+size_t render_resources_json(const struct site *s, const struct data_sink *sink,
+			     struct json_reuse *reuse);
 /* reuse: NULL to render every record; else keys and now are per document,
- * then per resource. f: zeroed. */
-void render_search_index(const struct site *s, struct data_file *f, struct json_reuse *reuse);
-/* search-index.js: the index as a script setting window.SSG_SEARCH_INDEX,
- * as slices of json's and two of its own. */
-void render_search_index_js(const struct spans *json, struct spans *out);
+ * then per resource. */
+size_t render_search_index(const struct site *s, const struct data_sink *sink,
+			   struct json_reuse *reuse);
+
+/* search-index.js made from search-index.json's bytes as they come: the index
+ * as a script setting window.SSG_SEARCH_INDEX (for pages opened from
+ * file://), without the newlines that end the index. */
+struct search_js {
+	const struct data_sink *out;
+	size_t held;  /* newlines seen last, passed on only if more bytes follow */
+	bool begun;
+};
+void search_js_put(struct search_js *js, const char *p, size_t n);
+void search_js_end(struct search_js *js);
 void render_sitemap(const struct site *s, struct buf *out);
 void render_robots(const struct site *s, struct buf *out);
 /* The Atom feed: the RENDER_FEED_MAX newest documents. */

@@ -467,6 +467,27 @@ static const struct {
 };
 #define NDATA (sizeof data_files / sizeof *data_files)
 
+/* A data file's bytes to its file as they come; the search index's to its
+ * script twin too. */
+struct data_out {
+	struct output_stream *file;
+	struct search_js *js;
+	struct output_stream *js_file;
+};
+
+static void put_stream(void *ctx, const char *p, size_t n)
+{
+	output_stream_put(ctx, p, n);
+}
+
+static void put_data(void *ctx, const char *p, size_t n)
+{
+	struct data_out *d = ctx;
+	output_stream_put(d->file, p, n);
+	if (d->js)
+		search_js_put(d->js, p, n);
+}
+
 static void write_data_file(struct render_job *j, struct site *s, struct output *out, size_t i)
 {
 	if (data_files[i].render) {
@@ -476,21 +497,21 @@ static void write_data_file(struct render_job *j, struct site *s, struct output 
 		buf_free(&b);
 		return;
 	}
-	struct data_file f = {0};
-	if (i == DATA_RESOURCES)
-		render_resources_json(s, &f, &j->data[i]);
-	else
-		render_search_index(s, &f, &j->data[i]);
-	j->data_size[i] = f.spans.bytes;
-	output_write_spans(out, data_files[i].path, &f.spans);
-	if (i == DATA_SEARCH) {
+	struct data_out d = {output_stream_open(out, data_files[i].path), NULL, NULL};
+	struct data_sink sink = {put_data, &d};
+	if (i == DATA_RESOURCES) {
+		j->data_size[i] = render_resources_json(s, &sink, &j->data[i]);
+	} else {
 		/* the same index as a script: rendered once, written twice */
-		struct spans js = SPANS_INIT;
-		render_search_index_js(&f.spans, &js);
-		output_write_spans(out, "search-index.js", &js);
-		spans_free(&js);
+		d.js_file = output_stream_open(out, "search-index.js");
+		struct data_sink js_out = {put_stream, d.js_file};
+		struct search_js js = {&js_out, 0, false};
+		d.js = &js;
+		j->data_size[i] = render_search_index(s, &sink, &j->data[i]);
+		search_js_end(&js);
+		output_stream_close(d.js_file);
 	}
-	data_file_free(&f);
+	output_stream_close(d.file);
 }
 
 static void render_one(void *ctx, size_t i)

@@ -322,6 +322,92 @@ static void test_drafts_left_out_in_parallel(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
+/* A site whose resources.json has three writers' worth of resources (the
+ * documents, two chunks of 2,048 and more, the end) and whose search index
+ * goes out in several pieces: the files streamed from several threads are
+ * the one-thread build's; the script twin is the index; and edits built
+ * incrementally, with every record kept from the file in place checked
+ * against its rendering (SSG_CHECK_INPUTS), give the clean build's site. */
+static void write_big_doc(const char *dir, int i, const char *extra)
+{
+	char rel[64];
+	snprintf(rel, sizeof rel, "content/d%03d.md", i);
+	struct buf b = BUF_INIT;
+	buf_printf(&b, "# Document %d\n\n## Papers\n\n", i);
+	for (int k = 0; k < 11; k++)
+		buf_printf(&b,
+			   "- [Paper %d of %d](https://example.org/p/%d/%d) notes on the paper, "
+			   "its code and its benchmarks, number %d\n",
+			   k, i, i, k, k);
+	buf_puts(&b, "\n## Shared\n\n- [The shared one](https://example.org/shared) again\n");
+	buf_puts(&b, extra);
+	put_file(dir, rel, buf_cstr(&b));
+	buf_free(&b);
+}
+
+static void test_data_files_streamed(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/ssg-e2e-big-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char p[256];
+	snprintf(p, sizeof p, "%s/content", dir);
+	assert_int_equal(mkdir(p, 0755), 0);
+	put_file(dir, "site.yml", "title: Big\nbase_url: https://example.org/\n");
+	for (int i = 0; i < 220; i++)
+		write_big_doc(dir, i, "");
+	char o1[300], o2[300], o3[300];
+	snprintf(o1, sizeof o1, "%s/out1", dir);
+	snprintf(o2, sizeof o2, "%s/out2", dir);
+	snprintf(o3, sizeof o3, "%s/out3", dir);
+	assert_int_equal(build_site(dir, o1, 1, false), 0);
+	assert_int_equal(build_site(dir, o2, 4, false), 0);
+	compare_dirs(o1, o2, "");
+	size_t nj = 0, ns = 0, nx = 0;
+	char *json = test_read_file(strcat(strcpy(p, o1), "/resources.json"), &nj);
+	char *index = test_read_file(strcat(strcpy(p, o1), "/search-index.json"), &ns);
+	char *script = test_read_file(strcat(strcpy(p, o1), "/search-index.js"), &nx);
+	/* 220 x 11 resources and the shared one: more than two chunks */
+	size_t records = 0;
+	for (const char *q = json; (q = strstr(q, "{\"url\":\"")); q++)
+		records++;
+	assert_int_equal(records, 220 * 11 + 1);
+	assert_true(ns > 2 * (128 << 10)); /* three pieces of the index, or more */
+	static const char head[] = "window.SSG_SEARCH_INDEX=";
+	assert_int_equal(nx, sizeof head - 1 + ns - 1 + 2);
+	assert_memory_equal(script, head, sizeof head - 1);
+	assert_memory_equal(script + sizeof head - 1, index, ns - 1);
+	assert_memory_equal(script + nx - 2, ";\n", 2);
+	assert_int_equal(index[ns - 1], '\n');
+	free(json);
+	free(index);
+	free(script);
+	/* an edit: the records of the resources the edited document cites
+	 * (their keys take in its bytes: its 11, the shared one, the new one)
+	 * are made anew, the others kept from the file in place, found where
+	 * the last build noted each */
+	write_big_doc(dir, 7, "- [A new one](https://example.org/new) fresh\n");
+	struct build_opts bo = {.source = dir, .output = o2, .jobs = 2};
+	struct diags d = DIAGS_INIT;
+	struct build_stats st;
+	assert_int_equal(site_build(&bo, &d, &st), 0);
+	diags_free(&d);
+	assert_int_equal(st.resources, 220 * 11 + 2);
+	assert_int_equal(st.records_kept[0], st.resources - 13);
+	/* another, every kept record checked against its rendering */
+	assert_int_equal(setenv("SSG_CHECK_INPUTS", "1", 1), 0);
+	write_big_doc(dir, 210, "- [Another](https://example.org/another) late\n");
+	write_big_doc(dir, 7, "");
+	assert_int_equal(build_site(dir, o2, 2, false), 0);
+	unsetenv("SSG_CHECK_INPUTS");
+	assert_int_equal(build_site(dir, o3, 1, false), 0);
+	compare_sites(o2, o3, "");
+	compare_sites(o3, o2, "");
+	char cmd[300];
+	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
 static void test_failed_build_keeps_previous(void **state)
 {
 	(void)state;
@@ -607,6 +693,7 @@ int main(void)
 		cmocka_unit_test(test_deterministic_and_parallel_equal),
 		cmocka_unit_test(test_failed_build_keeps_previous),
 		cmocka_unit_test(test_drafts_left_out_in_parallel),
+		cmocka_unit_test(test_data_files_streamed),
 		cmocka_unit_test(test_burial),
 		cmocka_unit_test(test_committed_hook),
 		cmocka_unit_test(test_preview_hook),

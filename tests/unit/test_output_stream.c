@@ -1,0 +1,181 @@
+/* test_output_stream: a file written as its bytes come. The digest of pieces
+ * equals the digest of their bytes in one go, however they are cut. The
+ * stream writes exactly the bytes it is given; the next build that gives the
+ * same bytes, cut elsewhere, keeps the file in place; one that differs
+ * anywhere (a byte, shorter, longer) writes it anew, whole. */
+#include "testutil.h"
+
+#include "digest.h"
+#include "output.h"
+#include "path.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+static unsigned seed = 2024;
+static unsigned next_rand(void)
+{
+	seed = seed * 1103515245u + 12345u;
+	return seed >> 16;
+}
+
+static void test_digest_any_cut(void **state)
+{
+	(void)state;
+	char text[300];
+	for (size_t i = 0; i < sizeof text; i++)
+		text[i] = (char)next_rand();
+	for (size_t n = 0; n <= sizeof text; n += 7) {
+		unsigned long long whole[2], cut[2];
+		digest_bytes(text, n, whole);
+		for (size_t max = 1; max < 20; max++) {
+			struct digest_pieces g;
+			digest_pieces_start(&g);
+			for (size_t at = 0; at < n;) {
+				size_t len = next_rand() % (max + 1); /* empty pieces too */
+				if (len > n - at)
+					len = n - at;
+				/* a copy of its own, so that a piece never reads past itself */
+				char *piece = malloc(len + 1);
+				memcpy(piece, text + at, len);
+				digest_pieces_feed(&g, piece, len);
+				free(piece);
+				at += len;
+			}
+			digest_pieces_end(&g, cut);
+			assert_memory_equal(cut, whole, sizeof whole);
+		}
+		/* one byte changed: another digest */
+		if (n) {
+			text[n / 2] ^= 1;
+			struct digest_pieces g;
+			digest_pieces_start(&g);
+			digest_pieces_feed(&g, text, n / 3);
+			digest_pieces_feed(&g, text + n / 3, n - n / 3);
+			digest_pieces_end(&g, cut);
+			text[n / 2] ^= 1;
+			assert_memory_not_equal(cut, whole, sizeof whole);
+		}
+	}
+}
+
+struct built {
+	size_t unchanged, files;
+	ino_t ino;
+};
+
+/* One build writing f.json through a stream, in pieces of up to max bytes;
+ * the file's bytes. */
+static char *build_once(const char *site, const char *text, size_t n, size_t max,
+			struct built *b, size_t *len)
+{
+	struct diags d = DIAGS_INIT;
+	struct output o;
+	assert_int_equal(output_begin(&o, site, &d), 0);
+	struct output_stream *w = output_stream_open(&o, "f.json");
+	for (size_t at = 0; at < n;) {
+		size_t piece = 1 + next_rand() % max;
+		if (piece > n - at)
+			piece = n - at;
+		output_stream_put(w, text + at, piece);
+		at += piece;
+	}
+	assert_int_equal(output_stream_close(w), 0);
+	assert_int_equal(output_write(&o, "other.txt", "x", 1), 0);
+	assert_int_equal(output_commit(&o), 0);
+	b->unchanged = o.unchanged;
+	b->files = o.files;
+	output_free(&o);
+	assert_int_equal(d.n, 0);
+	diags_free(&d);
+	char *file = path_join(site, "f.json");
+	struct stat st;
+	assert_int_equal(stat(file, &st), 0);
+	b->ino = st.st_ino;
+	char *got = test_read_file(file, len);
+	free(file);
+	return got;
+}
+
+/* A build of text (n bytes) in pieces of up to max: the file holds text,
+ * kept (the same inode) or not as said. */
+static void check_build(const char *site, const char *text, size_t n, size_t max, bool kept)
+{
+	static ino_t last;
+	struct built b;
+	size_t len;
+	char *got = build_once(site, text, n, max, &b, &len);
+	assert_int_equal(len, n);
+	assert_memory_equal(got, text, n);
+	assert_int_equal(b.files, 2);
+	/* other.txt is the same every time; f.json only when kept */
+	if (last)
+		assert_int_equal(b.unchanged, kept ? 2 : 1);
+	if (kept)
+		assert_int_equal(b.ino, last);
+	else
+		assert_true(b.ino != last);
+	last = b.ino;
+	free(got);
+}
+
+static void test_written_and_kept(void **state)
+{
+	(void)state;
+	char tmpl[] = "/tmp/ssg-stream-XXXXXX";
+	assert_non_null(mkdtemp(tmpl));
+	char *site = path_join(tmpl, "site");
+	/* more than the 64 kB the stream compares at a time */
+	size_t n = 200000;
+	char *text = malloc(n + 10);
+	for (size_t i = 0; i < n + 10; i++)
+		text[i] = (char)('a' + next_rand() % 26);
+	check_build(site, text, n, 3000, false);  /* no site in place */
+	check_build(site, text, n, 70000, true);  /* the same bytes cut elsewhere */
+	text[n - 5] = '!';
+	check_build(site, text, n, 900, false);   /* a byte near the end */
+	text[3] = '!';
+	check_build(site, text, n, 900, false);   /* a byte near the start */
+	check_build(site, text, n, 5, true);
+	check_build(site, text, n - 1, 900, false); /* shorter */
+	check_build(site, text, n + 10, 900, false); /* longer */
+	check_build(site, text, 0, 900, false);   /* empty */
+	check_build(site, text, 0, 900, true);
+	free(text);
+	assert_int_equal(output_remove_tree(tmpl), 0);
+	free(site);
+}
+
+/* A path that leads out of the output folder is refused, with a diagnostic. */
+static void test_unsafe_path(void **state)
+{
+	(void)state;
+	char tmpl[] = "/tmp/ssg-stream-XXXXXX";
+	assert_non_null(mkdtemp(tmpl));
+	char *site = path_join(tmpl, "site");
+	struct diags d = DIAGS_INIT;
+	struct output o;
+	assert_int_equal(output_begin(&o, site, &d), 0);
+	struct output_stream *w = output_stream_open(&o, "../escape.json");
+	output_stream_put(w, "{}", 2);
+	assert_int_equal(output_stream_close(w), -1);
+	assert_true(d.n > 0);
+	output_abort(&o);
+	output_free(&o);
+	diags_free(&d);
+	char *escape = path_join(tmpl, "escape.json");
+	assert_int_equal(access(escape, F_OK), -1);
+	free(escape);
+	assert_int_equal(output_remove_tree(tmpl), 0);
+	free(site);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_digest_any_cut),
+		cmocka_unit_test(test_written_and_kept),
+		cmocka_unit_test(test_unsafe_path),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
