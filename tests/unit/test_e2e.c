@@ -260,6 +260,18 @@ static int build_site(const char *src, const char *out, int jobs, bool drafts)
 	return rc;
 }
 
+/* A site in a new folder made from tmpl (its XXXXXX replaced): an empty
+ * content/ and a site.yml with this title. */
+static void new_site(char *tmpl, const char *title)
+{
+	assert_non_null(mkdtemp(tmpl));
+	char p[256];
+	snprintf(p, sizeof p, "%s/content", tmpl);
+	assert_int_equal(mkdir(p, 0755), 0);
+	snprintf(p, sizeof p, "title: %s\nbase_url: https://example.org/\n", title);
+	put_file(tmpl, "site.yml", p);
+}
+
 /* Drafts are read, then left out: the documents kept take the places the
  * drafts leave, no resource keeps a draft's citation, and every thread
  * count gives the one-thread site. With --drafts they are in. */
@@ -267,11 +279,7 @@ static void test_drafts_left_out_in_parallel(void **state)
 {
 	(void)state;
 	char dir[] = "/tmp/ssg-e2e-drafts-XXXXXX";
-	assert_non_null(mkdtemp(dir));
-	char p[256];
-	snprintf(p, sizeof p, "%s/content", dir);
-	assert_int_equal(mkdir(p, 0755), 0);
-	put_file(dir, "site.yml", "title: Drafts\nbase_url: https://example.org/\n");
+	new_site(dir, "Drafts");
 	static const char *docs[][2] = {
 		{"a.md", "# A\n\n- [Shared](https://example.com/shared) first\n"
 			 "- [Only A](https://example.com/a) mine\n"},
@@ -349,11 +357,8 @@ static void test_data_files_streamed(void **state)
 {
 	(void)state;
 	char dir[] = "/tmp/ssg-e2e-big-XXXXXX";
-	assert_non_null(mkdtemp(dir));
-	char p[256];
-	snprintf(p, sizeof p, "%s/content", dir);
-	assert_int_equal(mkdir(p, 0755), 0);
-	put_file(dir, "site.yml", "title: Big\nbase_url: https://example.org/\n");
+	new_site(dir, "Big");
+	char p[300];
 	for (int i = 0; i < 220; i++)
 		write_big_doc(dir, i, "");
 	char o1[300], o2[300], o3[300];
