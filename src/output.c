@@ -727,14 +727,21 @@ static int finish_target(struct output *o, const char *relpath, int fd, bool ove
 	return 0;
 }
 
+/* A path that would lead out of the output folder: refused, with a diagnostic. */
+static bool refused(struct output *o, const char *relpath)
+{
+	if (path_is_safe_rel(relpath))
+		return false;
+	errno = EINVAL;
+	fail(o, relpath, "refusing to write outside the output folder");
+	return true;
+}
+
 static int write_file(struct output *o, const char *relpath, const struct str *v, size_t nv,
 		      size_t n, struct output_file *made)
 {
-	if (!path_is_safe_rel(relpath)) {
-		errno = EINVAL;
-		fail(o, relpath, "refusing to write outside the output folder");
+	if (refused(o, relpath))
 		return -1;
-	}
 	/* a first or clean build has no site in place to compare with */
 	struct stat was;
 	if (o->has_final && same_as_before(o, relpath, v, nv, n, &was)) {
@@ -779,9 +786,7 @@ struct output_stream *output_stream_open(struct output *o, const char *relpath)
 	w->o = o;
 	w->relpath = xstrdup(relpath);
 	w->old_fd = w->fd = -1;
-	if (!path_is_safe_rel(relpath)) {
-		errno = EINVAL;
-		fail(o, relpath, "refusing to write outside the output folder");
+	if (refused(o, relpath)) {
 		w->failed = true;
 		return w;
 	}
@@ -819,7 +824,8 @@ static void stream_diverge(struct output_stream *w)
 	if (w->fd < 0) {
 		w->failed = true;
 	} else {
-		/* in the kernel when it can (no copy through this process) */
+		/* in the kernel when it can (no copy through this process); the
+		 * new file's offset moves with it */
 		off_t in = 0;
 		size_t off = 0;
 		while (off < w->agreed) {
@@ -827,10 +833,6 @@ static void stream_diverge(struct output_stream *w)
 			if (r <= 0)
 				break;
 			off += (size_t)r;
-		}
-		if (off && lseek(w->fd, (off_t)off, SEEK_SET) != (off_t)off) {
-			fail(w->o, w->relpath, "cannot write");
-			w->failed = true;
 		}
 		char chunk[65536];
 		for (; off < w->agreed && !w->failed;) {
