@@ -199,10 +199,10 @@ seeds() {  # the bundled five-document portal: clean, then unchanged
 		# what the full build cannot do without: git's log as gitdates.c
 		# runs it (its CPU time is spent beside the build's on the same
 		# cores), and a process of ssg that does nothing
-		hf seeds-floors --warmup 3 --runs 30 -N \
-			-n "git log of the portal's content" \
-			"git -C $B/portal-clone/content -c core.quotepath=off -c log.showSignature=false --no-pager log --relative --no-color --format=%x01%cs --name-only -- ." \
-			-n "ssg --version" "$SSG --version"
+		# (two steps: the summary reads a step of two as a ratio)
+		hf seeds-git --warmup 3 --runs 30 -N -n "git log of the portal's content" \
+			"git -C $B/portal-clone/content -c core.quotepath=off -c log.showSignature=false --no-pager log --relative --no-color --format=%x01%cs --name-only -- ."
+		hf seeds-process --warmup 3 --runs 30 -N -n "ssg --version" "$SSG --version"
 		rm -rf "$B/portal-clone"
 	fi
 	rm -rf "$T/p"
