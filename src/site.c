@@ -805,9 +805,11 @@ static int check_output_dir(const char *src, const char *outdir, struct diags *d
 }
 
 /* What the build takes from the site in place (nothing under --force): its
- * data files' records on one thread; its pages' digests, with what renders
- * views into pages, and its documents' pages on the other. Each part is
- * serial work: side by side, not one after the other on the main thread. */
+ * data files' records, its pages' digests with what renders views into
+ * pages, and its documents' pages. Serial work that needs nothing of this
+ * build's model: loaded on a thread of its own while the documents are read
+ * and modelled (the model is made on one thread: the other processor has
+ * room), and waited for before rendering. */
 struct site_before {
 	const struct build_opts *o;
 	const char *outdir, *source_dir;
@@ -817,22 +819,47 @@ struct site_before {
 	struct page_digests pages;
 	struct doc_pages docs;
 	struct page_items items;
+	pthread_t loader;
+	bool loading;             /* loader runs, not joined yet */
 };
 
-static void load_before(void *ctx, size_t part)
+static void *load_before(void *ctx)
 {
 	struct site_before *b = ctx;
-	if (part == 0) {
-		if (!b->o->force)
-			json_records_load(b->data, b->outdir, b->source_dir);
-		return;
-	}
 	build_render_env(b->o, 1, b->env);
 	if (!b->o->force) {
+		json_records_load(b->data, b->outdir, b->source_dir);
 		page_digests_load(&b->pages, b->outdir, b->env, b->out->note, b->out->nnote);
 		doc_pages_load(&b->docs, b->outdir, NULL);
 		page_items_load(&b->items, b->outdir, b->env);
 	}
+	return NULL;
+}
+
+/* Start loading it (on this thread when no other can be made). */
+static void before_start(struct site_before *b)
+{
+	b->loading = pthread_create(&b->loader, NULL, load_before, b) == 0;
+	if (!b->loading)
+		load_before(b);
+}
+
+static void before_wait(struct site_before *b)
+{
+	if (b->loading)
+		pthread_join(b->loader, NULL);
+	b->loading = false;
+}
+
+/* What was loaded and not taken (a build that stopped before rendering). */
+static void before_free(struct site_before *b)
+{
+	before_wait(b);
+	for (size_t i = 0; i < NDATA_KEPT; i++)
+		json_records_free(&b->data[i]);
+	page_digests_free(&b->pages);
+	doc_pages_free(&b->docs);
+	page_items_free(&b->items);
 }
 
 /* Each kept data file's keys (resources.json's: each resource's page inputs,
@@ -966,6 +993,10 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 		output_abort(&out);
 		output_free(&out);
 	}
+	/* the site in place's records, pages and items: loaded meanwhile */
+	struct site_before was = {.o = o, .outdir = outdir, .source_dir = src, .out = &out};
+	if (begun)
+		before_start(&was);
 	int rc = site_load(&s, &with_digests, d);
 	if (after) {
 		double t1 = now_ms();
@@ -976,6 +1007,7 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 	if (rc == 0)
 		rc = check_output_dir(s.source_dir, outdir, d);
 	if (rc && begun) {
+		before_free(&was);
 		output_abort(&out);
 		output_free(&out);
 	}
@@ -1016,9 +1048,7 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 		/* resources.json's and the index's records: kept when their key
 		 * is; the pages of the site in place, when the same templates
 		 * made them */
-		struct site_before was = {.o = o, .outdir = outdir, .source_dir = s.source_dir,
-					  .out = &out};
-		pool_run(jobs_of(o), 2, load_before, &was);
+		before_wait(&was);
 		data_reuse_begin(&j, was.data);
 		j.before = &was.pages;
 		j.items_before = &was.items;
