@@ -9,7 +9,8 @@
 #   scripts/ab.sh OLD NEW [workload] [pairs]
 #     workload: clean (tmpfs, --force, output removed first; the default),
 #               disk (the same with the corpus and output under $B), or
-#               edit (tmpfs: a list entry edited, then built incrementally)
+#               edit (tmpfs: a list entry edited, then built incrementally),
+#               link (tmpfs: a link to a new resource added, then built)
 #     pairs:    default 10
 # Environment: B (default /tmp/ssg-bench: `scripts/bench.sh corpora` makes
 # $B/c10000 there), CORPUS (a corpus folder instead of $B/c10000).
@@ -23,7 +24,7 @@ B=${B:-/tmp/ssg-bench}
 CORPUS=${CORPUS:-$B/c10000}
 [ -d "$CORPUS/content" ] || { echo "ab: no corpus at $CORPUS (scripts/bench.sh corpora)" >&2; exit 1; }
 case $WORK in
-clean | edit) D=/dev/shm/ssg-ab ;;
+clean | edit | link) D=/dev/shm/ssg-ab ;;
 disk) D=$B/ab ;;
 *) echo "ab: unknown workload '$WORK'" >&2; exit 2 ;;
 esac
@@ -54,6 +55,16 @@ run() {
 		s=$(date +%s%N)
 		"$(bin "$side")" build -q -s "$src" >/dev/null 2>&1
 		;;
+	link)
+		# a new entry linking to a resource no document cites, as in
+		# bench.sh's link edit
+		local doc n
+		doc=$(find "$src/content" -name '*.md' | sort | sed -n 1p)
+		n=$(date +%s%N)
+		printf -- "- [New resource %s](https://example.com/new/%s) - added\n" "$n" "$n" >>"$doc"
+		s=$(date +%s%N)
+		"$(bin "$side")" build -q -s "$src" >/dev/null 2>&1
+		;;
 	esac
 	e=$(date +%s%N)
 	echo $(((e - s) / 1000000))
@@ -64,7 +75,7 @@ run() {
 # the next)
 for side in old new; do
 	run "$side" >/dev/null
-	[ "$WORK" = edit ] && run "$side" >/dev/null && run "$side" >/dev/null
+	[ "$WORK" = edit ] || [ "$WORK" = link ] && run "$side" >/dev/null && run "$side" >/dev/null
 done
 for i in $(seq 1 "$PAIRS"); do
 	# alternate which side goes first

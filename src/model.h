@@ -108,6 +108,7 @@ struct site {
 	char cache_env[33];  /* the caches' env (doc_cache_env): "" when a build keeps none */
 	bool cache_load;     /* and whether it takes what they hold (not with --force) */
 	bool related_differ; /* SSG_CHECK_INPUTS: the related documents kept differ */
+	size_t related_kept; /* documents whose related documents the memo gave */
 	/* resources' descriptions and classes from the last build (res_memo.h):
 	 * memo is NULL when there is none to use; memo_now, per resource, what
 	 * this build's were made of and came to (filled by model_build) */

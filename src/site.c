@@ -1070,6 +1070,7 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 		st->views_skipped = j.views_skipped;
 		st->items_kept = j.items_kept;
 		st->classes_kept = s.memo_kept;
+		st->related_kept = s.related_kept;
 		for (size_t i = 0; i < NDATA_KEPT; i++)
 			st->records_kept[i] = j.check_inputs ? 0 : j.data[i].reused;
 		mustache_set_free(j.tpl);

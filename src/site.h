@@ -67,6 +67,7 @@ struct build_stats {
 	size_t records_kept[2]; /* records taken from the file in place: resources.json's, the
 				 * search index's */
 	size_t classes_kept;  /* resources whose names and classes came from res_memo.h */
+	size_t related_kept;  /* documents whose related documents came from related_memo.h */
 };
 
 /* Load and model the site (no writing). Returns -1 on config errors or any

@@ -3,6 +3,7 @@
  * (see model.h). */
 #include "model.h"
 #include "buf.h"
+#include "digest.h"
 #include "path.h"
 #include "pool.h"
 #include "related_memo.h"
@@ -210,16 +211,54 @@ size_t xref_related(const struct site *s, size_t d, size_t *out, size_t max)
 	return n;
 }
 
+/* Every document's related documents: each kept from the last build's when
+ * its key is the same (related_memo.h), else scored. */
+struct related_job {
+	struct site *s;
+	const related_key *citers;    /* per resource; NULL: no keys, every one scored */
+	related_key *keys;            /* per document, made here */
+	const struct related_memo *memo; /* the last build's, or NULL */
+	bool differ;                  /* (atomic) SSG_CHECK_INPUTS: one kept differs */
+};
+
+/* The last build's related documents of document d, if made of the same. */
+static const struct related_docs *kept_for(const struct related_job *j, size_t d)
+{
+	const struct related_memo *m = j->memo;
+	if (!m || d >= m->ndocs || digest_cmp(m->doc_keys[d], j->keys[d]))
+		return NULL;
+	for (size_t k = 0; k < m->rel[d].n; k++)
+		if (m->rel[d].v[k] >= j->s->ndocs)
+			return NULL;
+	return &m->rel[d];
+}
+
 /* Documents in runs of RELATED_RUN, each run with one scratch. */
 #define RELATED_RUN 256
 static void related_task(void *ctx, size_t run)
 {
-	struct site *s = ctx;
+	struct related_job *j = ctx;
+	struct site *s = j->s;
 	struct related_scratch x;
 	scratch_init(&x, s);
+	size_t *seen = j->citers ? xcalloc(s->nres + 1, sizeof *seen) : NULL;
 	size_t end = (run + 1) * RELATED_RUN < s->ndocs ? (run + 1) * RELATED_RUN : s->ndocs;
-	for (size_t d = run * RELATED_RUN; d < end; d++)
+	for (size_t d = run * RELATED_RUN; d < end; d++) {
+		const struct related_docs *kept = NULL;
+		if (j->citers) {
+			related_memo_doc_key(s, j->citers, d, seen, j->keys[d]);
+			kept = kept_for(j, d);
+		}
+		if (kept && !s->check_inputs) {
+			s->related[d] = *kept;
+			__atomic_fetch_add(&s->related_kept, 1, __ATOMIC_RELAXED);
+			continue;
+		}
 		s->related[d].n = related_of(s, d, s->related[d].v, XREF_RELATED_SHOWN, &x);
+		if (kept && memcmp(kept, &s->related[d], sizeof *kept)) /* checking */
+			__atomic_store_n(&j->differ, true, __ATOMIC_RELAXED);
+	}
+	free(seen);
 	scratch_free(&x);
 }
 
@@ -227,30 +266,35 @@ void xref_related_all(struct site *s, int jobs)
 {
 	free(s->related);
 	s->related = xcalloc(s->ndocs + 1, sizeof *s->related);
-	/* as the last build made them, when made of the same citations */
+	struct related_job j = {s, NULL, NULL, NULL, false};
+	struct related_memo memo;
 	unsigned long long key[2];
-	struct related_docs *kept = NULL;
+	bool loaded = false, same = false;
 	if (*s->cache_env) {
 		related_memo_key(s, key);
-		kept = xcalloc(s->ndocs + 1, sizeof *kept);
-		if (!s->cache_load ||
-		    !related_memo_load(s->source_dir, s->cache_env, key, s->ndocs, kept)) {
-			free(kept);
-			kept = NULL;
+		loaded = s->cache_load && related_memo_load(s->source_dir, s->cache_env, &memo);
+		/* made of the same citations: every document's as they were */
+		same = loaded && !digest_cmp(memo.key, key) && memo.ndocs == s->ndocs;
+		if (same && !s->check_inputs) {
+			memcpy(s->related, memo.rel, s->ndocs * sizeof *s->related);
+			s->related_kept = s->ndocs;
+			related_memo_free(&memo);
+			return;
 		}
-	}
-	if (kept && !s->check_inputs) {
-		free(s->related);
-		s->related = kept;
-		return;
+		j.citers = related_memo_citer_keys(s, jobs);
+		j.keys = xcalloc(s->ndocs + 1, sizeof *j.keys);
+		j.memo = loaded ? &memo : NULL;
 	}
 	/* related_of never reads s->related: filling it in parallel is safe */
-	pool_run(jobs, (s->ndocs + RELATED_RUN - 1) / RELATED_RUN, related_task, s);
-	if (kept) /* SSG_CHECK_INPUTS: made anyway, and compared */
-		s->related_differ = memcmp(kept, s->related, s->ndocs * sizeof *kept) != 0;
-	else if (*s->cache_env)
-		related_memo_save(s->source_dir, s->cache_env, key, s->ndocs, s->related);
-	free(kept);
+	pool_run(jobs, (s->ndocs + RELATED_RUN - 1) / RELATED_RUN, related_task, &j);
+	s->related_differ = j.differ;
+	if (*s->cache_env && !same)
+		related_memo_save(s->source_dir, s->cache_env, key, s->ndocs,
+				  (const related_key *)j.keys, s->related);
+	if (loaded)
+		related_memo_free(&memo);
+	free((void *)j.citers);
+	free(j.keys);
 }
 
 static size_t related_of(const struct site *s, size_t d, size_t *out, size_t max,

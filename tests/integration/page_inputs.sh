@@ -17,6 +17,10 @@ n=0
 step() {
 	n=$((n + 1))
 	cp -r "$d/out" "$d/plain"
+	# the caches as the last build left them, for the plain build (the
+	# checked and the clean one bring them up to this edit)
+	rm -rf "$d/cache-before"
+	cp -r "$d/.ssg-cache" "$d/cache-before"
 	SSG_CHECK_INPUTS=1 "$SSG" build -q -s "$d" -o "$d/out" 2>"$d/err" ||
 		{ echo "step $n ($1): the checked build failed:"; grep -v warning "$d/err" | head; exit 1; }
 	rm -rf "$d/clean"
@@ -24,16 +28,23 @@ step() {
 	diff -r -q -x '.ssg-*' "$d/out" "$d/clean" >"$d/diff" ||
 		{ echo "step $n ($1): the incremental output is not the clean one:"; head "$d/diff"; exit 1; }
 	# the same edit without the check: pages are kept by their inputs
-	rm -rf "$d/out"
+	rm -rf "$d/out" "$d/.ssg-cache"
 	mv "$d/plain" "$d/out"
+	mv "$d/cache-before" "$d/.ssg-cache"
 	"$SSG" build -s "$d" -o "$d/out" --timings 2>"$d/err" >/dev/null
 	kept=$(sed -n 's/.*(\([0-9]*\) pages, [0-9]* resources.json records and .*/\1/p' "$d/err")
 	records=$(sed -n 's/.* pages, \([0-9]*\) resources.json records and .*/\1/p' "$d/err")
 	indexed=$(sed -n 's/.* resources.json records and \([0-9]*\) search index records kept.*/\1/p' "$d/err")
-	classes=$(sed -n "s/.*model [0-9]* ms (\([0-9]*\) resources' names and classes kept).*/\1/p" "$d/err")
+	classes=$(sed -n "s/.*model [0-9]* ms (\([0-9]*\) resources' names and classes kept,.*/\1/p" "$d/err")
+	related=$(sed -n "s/.* names and classes kept, \([0-9]*\) documents' related documents kept).*/\1/p" "$d/err")
 	[ "$2" = 0 ] || [ "${records:-0}" -gt 0 ] || { echo "step $n ($1): no record of resources.json kept"; exit 1; }
 	[ "$2" = 0 ] || [ "${indexed:-0}" -gt 0 ] || { echo "step $n ($1): no record of the search index kept"; exit 1; }
 	[ "$2" = 0 ] || [ "${classes:-0}" -gt 0 ] || { echo "step $n ($1): no resource's names and classes kept"; exit 1; }
+	docs=$(sed -n 's/^built: \([0-9]*\) documents.*/\1/p' "$d/err")
+	[ "${3:-}" != all ] || [ "${related:-0}" = "$docs" ] ||
+		{ echo "step $n ($1): $related of $docs documents' related documents kept, expected all"; exit 1; }
+	[ "${3:-}" != some ] || { [ "${related:-0}" -gt 0 ] && [ "$related" -lt "$docs" ]; } ||
+		{ echo "step $n ($1): $related of $docs documents' related documents kept, expected some"; exit 1; }
 	[ "${kept:-0}" -ge "$2" ] || { echo "step $n ($1): $kept pages kept by their inputs, expected $2 or more"; exit 1; }
 	diff -r -q -x '.ssg-*' "$d/out" "$d/clean" >"$d/diff" ||
 		{ echo "step $n ($1): the incremental output is not the clean one:"; head "$d/diff"; exit 1; }
@@ -41,10 +52,12 @@ step() {
 md=$d/content/external-references.md
 # an entry's description
 sed -i '0,/^- \[/s/^\(- \[.*\)$/\1 Edited./' "$md"
-step "entry description" 200
+step "entry description" 200 all
 # a new link to a resource no document cites
 printf '\n- [A resource nobody cites](https://example.com/nobody-cites-this) - new\n' >> "$md"
-step "new link" 120
+# (it scores nothing in related documents: every document's are kept,
+# though the resources' numbers moved)
+step "new link" 120 all
 # a resource under a letter the A-Z index had none of (every index page's
 # letters change)
 grep -q '/resources/k/' "$d/out/resources/index.html" && { echo "the portal has a K already: pick another letter"; exit 1; }
@@ -53,6 +66,10 @@ step "a new letter in the A-Z index" 100
 # a link to a resource another document cites (its badges' counts change)
 printf '\n- [FlashAttention](https://arxiv.org/abs/2205.14135) - again\n' >> "$d/content/cuda-pytorch-index.md"
 step "link to a cited resource" 250
+# a link to a resource one other document cites: it relates the two now
+# (their related documents are scored again, the others' kept)
+printf '\n- [Parallel Computing](https://gfxcourses.stanford.edu/cs149/fall23) - cited twice now\n' >> "$md"
+step "a resource cited by a second document" 150 some
 # a link removed
 sed -i '0,/^- \[/{/^- \[/d}' "$d/content/cuda-mode-resource-stream.md"
 step "link removed" 180
