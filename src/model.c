@@ -427,6 +427,9 @@ void model_wait_writer(struct site *s)
 	if (s->cache_writing)
 		pthread_join(s->cache_writer, NULL);
 	s->cache_writing = false;
+	if (s->memo_writing)
+		pthread_join(s->memo_writer, NULL);
+	s->memo_writing = false;
 }
 
 void model_bury(struct site *s)

@@ -84,6 +84,8 @@ struct site {
 	size_t memo_kept;         /* resources whose names and classes the memo gave */
 	pthread_t cache_writer;   /* updating the document cache (doc_cache.h) */
 	bool cache_writing;       /* model_free waits for it */
+	pthread_t memo_writer;    /* saving the resources' memo (res_memo.h) */
+	bool memo_writing;        /* the same */
 	char *source_dir;
 	char *boundary;    /* where the site's files may lead through symlinks (path_boundary) */
 	struct doc *docs;
@@ -159,8 +161,9 @@ void model_prefetch_refs_ahead(const struct site *s, const struct cite_ref *refs
 long model_resource(const struct site *s, const char *canonical);
 /* Document index for a path relative to content/; -1 when none. */
 long model_doc_by_path(const struct site *s, const char *relpath);
-/* Wait for the thread that brings the document cache up to date (model_free
- * does too): what the build writes is then all written. */
+/* Wait for the threads that bring the document cache and the resources'
+ * memo up to date (model_free does too): what the build writes is then all
+ * written. */
 void model_wait_writer(struct site *s);
 void model_free(struct site *s);
 /* Wait for the site's background work (the document cache's update); then

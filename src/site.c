@@ -63,8 +63,30 @@ static int jobs_of(const struct build_opts *o)
 	return o->jobs > 0 ? o->jobs : pool_cpus();
 }
 
+/* The resources' memo as save_memo hands it to its thread. */
+struct memo_save {
+	char *source_dir;
+	char env[33];
+	struct res_memo_rec *recs;
+	size_t n;
+	int32_t *topics;
+	size_t ntopics;
+};
+
+static void *write_memo(void *arg)
+{
+	struct memo_save *m = arg;
+	res_memo_save(m->source_dir, m->env, m->recs, m->n, m->topics, m->ntopics);
+	free(m->recs);
+	free(m->topics);
+	free(m->source_dir);
+	free(m);
+	return NULL;
+}
+
 /* Each resource's names and classes, for the next build (res_memo.h): only
- * when some were made anew. */
+ * when some were made anew. Gathered here; sorted and written on a thread
+ * of their own (model_wait_writer waits for it), while the build goes on. */
 static void save_memo(struct site *s, const char env[33])
 {
 	size_t made = 0, ntopics = 0;
@@ -88,9 +110,12 @@ static void save_memo(struct site *s, const char env[33])
 		for (size_t t = 0; t < s->res[i].ntopics; t++)
 			topics[k++] = s->res[i].topics[t];
 	}
-	res_memo_save(s->source_dir, env, recs, s->nres, topics, k);
-	free(recs);
-	free(topics);
+	struct memo_save *m = xcalloc(1, sizeof *m);
+	*m = (struct memo_save){xstrdup(s->source_dir), "", recs, s->nres, topics, k};
+	memcpy(m->env, env, sizeof m->env);
+	s->memo_writing = pthread_create(&s->memo_writer, NULL, write_memo, m) == 0;
+	if (!s->memo_writing)
+		write_memo(m);
 }
 
 int site_load(struct site *s, const struct build_opts *o, struct diags *d)
