@@ -16,6 +16,7 @@
 #include "pool.h"
 #include "render.h"
 #include "res_memo.h"
+#include "site_before.h"
 #include "site_read.h"
 #include "source.h"
 #include "view.h"
@@ -835,94 +836,6 @@ static int check_output_dir(const char *src, const char *outdir, struct diags *d
 	return rc;
 }
 
-/* What the build takes from the site in place (nothing under --force): its
- * data files' records, its pages' digests with what renders views into
- * pages, and its documents' pages. Serial work that needs nothing of this
- * build's model: loaded on a thread of its own while the documents are read
- * and modelled (the model is made on one thread: the other processor has
- * room), and waited for before rendering. */
-struct site_before {
-	const struct build_opts *o;
-	const char *outdir, *source_dir;
-	const struct output *out; /* its note of the pages' files */
-	char env[33];             /* build_render_env */
-	struct json_records data[NDATA_KEPT];
-	struct page_digests pages;
-	struct doc_pages docs;
-	struct page_items items;
-	pthread_t loader;
-	bool loading;             /* loader runs, not joined yet */
-	bool pending;             /* not loaded yet: before_wait loads it */
-};
-
-/* Its data files' records (part 0); its pages' digests with what renders
- * views into pages, its documents' pages and its list pages' entries (1). */
-static void load_before_part(void *ctx, size_t part)
-{
-	struct site_before *b = ctx;
-	if (part == 0) {
-		if (!b->o->force)
-			json_records_load(b->data, b->outdir, b->source_dir);
-		return;
-	}
-	build_render_env(b->o, 1, b->env);
-	if (!b->o->force) {
-		page_digests_load(&b->pages, b->outdir, b->env, b->out->note, b->out->nnote);
-		doc_pages_load(&b->docs, b->outdir, NULL);
-		page_items_load(&b->items, b->outdir, b->env);
-	}
-}
-
-static void *load_before(void *ctx)
-{
-	load_before_part(ctx, 0);
-	load_before_part(ctx, 1);
-	return NULL;
-}
-
-/* A site in place whose note of pages is this large (about 5,000 pages)
- * takes milliseconds to load: worth a thread of its own, which starts 0.2-3
- * ms after it is made here (BENCHMARKS.md). */
-#define BEFORE_THREAD_BYTES (512u << 10)
-
-/* Start loading it on a thread of its own when there is a large site in
- * place to load from; else (forced, no site, or a small one: a thread
- * would only take a processor from the build, and be waited for)
- * before_wait does, its two parts side by side (which also has the other
- * processor awake for rendering: measured on the portal, 100 pairs). */
-static void before_start(struct site_before *b)
-{
-	b->pending = true;
-	char *pages = path_join(b->outdir, BUILD_PAGES_FILE);
-	struct stat st;
-	bool large = lstat(pages, &st) == 0 && st.st_size >= (off_t)BEFORE_THREAD_BYTES;
-	free(pages);
-	if (b->o->force || !b->out->has_final || !large)
-		return;
-	b->loading = pthread_create(&b->loader, NULL, load_before, b) == 0;
-	b->pending = !b->loading;
-}
-
-static void before_wait(struct site_before *b)
-{
-	if (b->loading)
-		pthread_join(b->loader, NULL);
-	else if (b->pending)
-		pool_run(jobs_of(b->o), 2, load_before_part, b);
-	b->loading = b->pending = false;
-}
-
-/* What was loaded and not taken (a build that stopped before rendering). */
-static void before_free(struct site_before *b)
-{
-	before_wait(b);
-	for (size_t i = 0; i < NDATA_KEPT; i++)
-		json_records_free(&b->data[i]);
-	page_digests_free(&b->pages);
-	doc_pages_free(&b->docs);
-	page_items_free(&b->items);
-}
-
 /* Each kept data file's keys (resources.json's: each resource's page inputs,
  * which its page shares; the index's: each document's, then the same per
  * resource), with the records of the site in place (before). */
@@ -1055,9 +968,10 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 		output_free(&out);
 	}
 	/* the site in place's records, pages and items: loaded meanwhile */
-	struct site_before was = {.o = o, .outdir = outdir, .source_dir = src, .out = &out};
+	struct site_before was = {.o = o, .outdir = outdir, .source_dir = src, .out = &out,
+				  .jobs = jobs_of(o)};
 	if (begun)
-		before_start(&was);
+		site_before_start(&was);
 	int rc = site_load(&s, &with_digests, d);
 	if (after) {
 		double t1 = now_ms();
@@ -1068,7 +982,7 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 	if (rc == 0)
 		rc = check_output_dir(s.source_dir, outdir, d);
 	if (rc && begun) {
-		before_free(&was);
+		site_before_free(&was);
 		output_abort(&out);
 		output_free(&out);
 	}
@@ -1109,7 +1023,7 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 		/* resources.json's and the index's records: kept when their key
 		 * is; the pages of the site in place, when the same templates
 		 * made them */
-		before_wait(&was);
+		site_before_wait(&was);
 		data_reuse_begin(&j, was.data);
 		j.before = &was.pages;
 		j.items_before = &was.items;
