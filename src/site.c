@@ -967,7 +967,8 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 		output_abort(&out);
 		output_free(&out);
 	}
-	/* the site in place's records, pages and items: loaded meanwhile */
+	/* the site in place's records, pages and items: a large site's loaded
+	 * meanwhile, a small one's before rendering (site_before.h) */
 	struct site_before was = {.o = o, .outdir = outdir, .source_dir = src, .out = &out,
 				  .jobs = jobs_of(o)};
 	if (begun)
