@@ -5,8 +5,8 @@
 # they came from.
 #
 #   scripts/bench.sh [steps...]   steps: deps corpora clean rebuild edit serve
-#                                 mixed memory floor seeds writefloor summary
-#                                 (default: all)
+#                                 mixed memory check floor seeds writefloor
+#                                 summary (default: all)
 # Clean builds pass --force: nothing from an earlier build (the document
 # cache, page digests, the fingerprint) is used. The document cache is still
 # made: compared with the file in place, written only where it differs. The
@@ -167,6 +167,27 @@ memory() {  # peak memory, output files, folders and bytes at N=10,000
 	rm -rf "$T/o"
 }
 
+check() {  # ssg check at N=10,000: in a fresh clone (every document parsed),
+	# then after a build (the document cache it left is read, never written);
+	# peak memory of each beside
+	local D=$T/ck
+	rm -rf "$D" "$T/cko"
+	mkdir -p "$D"
+	cp -r "$B/c10000/content" "$B/c10000/site.yml" "$D/"
+	hf check-10000 --warmup 1 --runs "$RUNS" \
+		--prepare "rm -rf $D/.ssg-cache" -n "ssg check 10000 fresh clone" "$SSG check -s $D" \
+		--prepare "$SSG build -q -s $D -o $T/cko" -n "ssg check 10000 after a build" \
+		"$SSG check -s $D"
+	: > "$R/check-memory.txt"
+	for when in fresh built; do
+		[ $when = fresh ] && rm -rf "$D/.ssg-cache"
+		[ $when = built ] && "$SSG" build -q -s "$D" -o "$T/cko"
+		/usr/bin/time -f "%M" -o "$R/rss-check" "$SSG" check -s "$D" >/dev/null 2>&1
+		echo "ssg check $when peak_rss_kib=$(cat "$R/rss-check")" | tee -a "$R/check-memory.txt"
+	done
+	rm -rf "$D" "$T/cko"
+}
+
 floor() {  # cmark-gfm alone over the same Markdown bodies, one process
 	local all=$B/all10000.md
 	awk 'FNR==1 {fm=0} FNR==1 && /^---$/ {fm=1; next} fm && /^---$/ {fm=0; next} !fm' \
@@ -242,14 +263,15 @@ for f in sorted(glob.glob(os.path.join(R, "*.json"))):
         print(f"  -> {b['command']} / {a['command']}: {b['median'] / a['median']:.2f}x")
 EOF
 	[ -f "$R/memory.txt" ] && cat "$R/memory.txt"
+	[ -f "$R/check-memory.txt" ] && cat "$R/check-memory.txt"
 	{ date -u; uname -srm; nproc; uptime; hugo version; hyperfine --version; "$SSG" --version; } \
 		> "$R/env.txt" 2>&1 || true
 }
 
-steps=${*:-deps corpora clean rebuild edit serve mixed memory floor seeds writefloor summary}
+steps=${*:-deps corpora clean rebuild edit serve mixed memory check floor seeds writefloor summary}
 for s in $steps; do
 	case $s in
-	deps | corpora | clean | rebuild | edit | serve | mixed | memory | floor | seeds | writefloor | summary) $s ;;
+	deps | corpora | clean | rebuild | edit | serve | mixed | memory | check | floor | seeds | writefloor | summary) $s ;;
 	*) echo "bench: unknown step: $s" >&2; exit 2 ;;
 	esac
 done

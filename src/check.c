@@ -1,7 +1,6 @@
 /* check: lint rules over a loaded site and the output formats of
- * `ssg check` (see check.h). Calls the model (read only), ast, buf and diag. */
+ * `ssg check` (see check.h). Calls the model (read only), buf and diag. */
 #include "check.h"
-#include "ast.h"
 #include "path.h"
 #include "url.h"
 #include "xalloc.h"
@@ -10,47 +9,6 @@
 #include <string.h>
 
 /* ---- duplicate resources in one document ------------------------------------ */
-
-/* The entry a link stands in: its list item or table cell, else its
- * paragraph. Two links in one entry ("[paper](x) ([pdf](x))") are one
- * listing. */
-static cmark_node *entry_of(cmark_node *link)
-{
-	if (!link)
-		return NULL;
-	for (cmark_node *p = cmark_node_parent(link); p; p = cmark_node_parent(p))
-		if (cmark_node_get_type(p) == CMARK_NODE_ITEM || ast_is_table_cell(p))
-			return p;
-	for (cmark_node *p = cmark_node_parent(link); p; p = cmark_node_parent(p))
-		if (cmark_node_get_type(p) == CMARK_NODE_PARAGRAPH ||
-		    cmark_node_get_type(p) == CMARK_NODE_HEADING)
-			return p;
-	return cmark_node_parent(link);
-}
-
-/* Does the link list a resource, rather than mention it in running text? In
- * a list item or table cell, or a paragraph that is the entry itself: it
- * opens with a bold title ("**Title**: url") or holds the link alone. */
-static bool is_listing(cmark_node *link, cmark_node *entry)
-{
-	if (!entry)
-		return false;
-	cmark_node_type t = cmark_node_get_type(entry);
-	if (t == CMARK_NODE_ITEM || ast_is_table_cell(entry))
-		return true;
-	if (t != CMARK_NODE_PARAGRAPH)
-		return false;
-	cmark_node *f = cmark_node_first_child(entry);
-	if (f && cmark_node_get_type(f) == CMARK_NODE_STRONG)
-		return true;
-	/* alone: every node from the link up to the paragraph is an only child */
-	for (cmark_node *n = link; n != entry; n = cmark_node_parent(n)) {
-		cmark_node *p = cmark_node_parent(n);
-		if (!p || cmark_node_first_child(p) != n || cmark_node_last_child(p) != n)
-			return false;
-	}
-	return true;
-}
 
 /* The key of a listing: its resource and its fragment ("page#a" and "page#b"
  * point at two sections: not the same listing twice). */
@@ -61,16 +19,17 @@ static char *listing_key(const struct citation *c)
 }
 
 /* Linear in the citations: a hash from listing key to its first citation,
- * and the entry of the latest one (links of one entry are consecutive). */
+ * and the entry of the latest one (extract numbered each citation's listing
+ * entry: links of one entry share its number). */
 static void check_duplicates(const struct doc *doc, struct diags *d)
 {
 	char **keys = xcalloc(doc->ncites + 1, sizeof *keys);
-	cmark_node **last = xcalloc(doc->ncites + 1, sizeof *last);
+	int *last = xcalloc(doc->ncites + 1, sizeof *last);
 	struct hash seen = HASH_INIT;
 	for (size_t i = 0; i < doc->ncites; i++) {
 		const struct citation *c = &doc->cites[i];
-		cmark_node *entry = entry_of(c->node);
-		if (c->resource < 0 || !is_listing(c->node, entry))
+		int entry = c->entry;
+		if (c->resource < 0 || !c->listing)
 			continue;
 		keys[i] = listing_key(c);
 		size_t k;
@@ -96,38 +55,18 @@ static void check_duplicates(const struct doc *doc, struct diags *d)
 /* ---- images of missing files --------------------------------------------------- */
 
 /* Relative link targets are resolved by xref; image sources are not, so check
- * does it: a relative src must name a file under content/. */
-static bool is_relative_src(const char *url)
-{
-	if (!*url || url[0] == '/' || url[0] == '#' || url[0] == '?')
-		return false;
-	for (const char *p = url; *p && *p != '/' && *p != '?' && *p != '#'; p++)
-		if (*p == ':')
-			return false;
-	return true;
-}
-
+ * does it: a relative src (extract kept those) must name a file under
+ * content/. */
 static void check_images(const struct site *s, const struct doc *doc, struct diags *d)
 {
-	if (!doc->tree)
-		return;
-	cmark_iter *it = cmark_iter_new(doc->tree);
-	cmark_event_type ev;
-	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
-		cmark_node *n = cmark_iter_get_node(it);
-		if (ev != CMARK_EVENT_ENTER || cmark_node_get_type(n) != CMARK_NODE_IMAGE)
-			continue;
-		const char *url = cmark_node_get_url(n);
-		if (!url || !is_relative_src(url))
-			continue;
-		char *rel = xref_resolve_path(doc->relpath, url);
+	for (size_t i = 0; i < doc->nimages; i++) {
+		const struct image *im = &doc->images[i];
+		char *rel = xref_resolve_path(doc->relpath, im->url);
 		if (!rel || (!xref_is_static(s, rel) && model_doc_by_path(s, rel) < 0))
-			diag_addc(d, SEV_WARNING, "missing-file", doc->shown, ast_line(n),
-				  cmark_node_get_start_column(n),
-				  "image of a file that does not exist: %s", url);
+			diag_addc(d, SEV_WARNING, "missing-file", doc->shown, im->line, im->col,
+				  "image of a file that does not exist: %s", im->url);
 		free(rel);
 	}
-	cmark_iter_free(it);
 }
 
 /* ---- URL variants -------------------------------------------------------------- */

@@ -15,9 +15,9 @@
 #include "diag.h"
 #include "model.h"
 
-/* Apply every lint rule to a loaded site (see site_load, which must be given
- * keep_trees: the rules walk the documents' trees) and append the
- * findings to d, unsorted. Works on a partly loaded site too (after config
+/* Apply every lint rule to a loaded site (site_load; the rules read what
+ * extract kept of the trees, so a document from the cache is checked as one
+ * parsed afresh) and append the findings to d, unsorted. Works on a partly loaded site too (after config
  * errors: no documents, no topics). Rule codes:
  *   duplicate-resource  a document lists the same resource (canonical URL,
  *                       same fragment) in two different entries; reported at

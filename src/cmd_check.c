@@ -85,7 +85,7 @@ int cmd_check(int argc, char **argv)
 		{"links-timeout", required_argument, NULL, 'O'},
 		{NULL, 0, NULL, 0},
 	};
-	struct build_opts o = {.source = ".", .keep_trees = true};
+	struct build_opts o = {.source = ".", .readonly = true};
 	enum check_format fmt = CHECK_TEXT;
 	bool strict = false;
 	struct check_links links = {.lo = {.ttl = LINKCHECK_TTL_DEFAULT,

@@ -41,6 +41,8 @@ void doc_compact_strings(struct doc *d)
 	}
 	for (size_t i = 0; i < d->nilinks; i++)
 		total += str_size(d->ilinks[i].url);
+	for (size_t i = 0; i < d->nimages; i++)
+		total += str_size(d->images[i].url);
 	char *at = d->strings = xmalloc(total);
 	d->strings_size = total;
 	/* in the document cache's order (doc_cache.c) */
@@ -60,6 +62,8 @@ void doc_compact_strings(struct doc *d)
 	}
 	for (size_t i = 0; i < d->nilinks; i++)
 		move_str(&d->ilinks[i].url, &at);
+	for (size_t i = 0; i < d->nimages; i++)
+		move_str(&d->images[i].url, &at);
 	*at = '\0';
 }
 
@@ -98,6 +102,9 @@ void doc_free(struct doc *d)
 		free(d->ilinks[i].resolved);
 	}
 	free(d->ilinks);
+	for (size_t i = 0; i < d->nimages; i++)
+		doc_free_str(d, d->images[i].url);
+	free(d->images);
 	diags_free(&d->diags);
 	if (!d->strings_mapped)
 		free(d->strings);

@@ -29,9 +29,21 @@ struct citation {
 	int line, col;
 	int heading;      /* index into doc.headings of the section, -1 before any */
 	bool bare;        /* the entry is a bare URL */
+	bool listing;     /* it lists the resource (in a list item or table cell,
+			   * or a paragraph that is the entry: a bold title, or
+			   * the link alone), rather than mentions it in running text */
+	int entry;        /* the entry it stands in (list item or table cell, else
+			   * paragraph or heading), numbered from 1 within the
+			   * document: two citations of one entry share it */
 	cmark_node *node; /* the link node, until the tree is rendered */
 	long resource;    /* index into site.resources, set by the model; -1 none */
 	unsigned long long canon_hash; /* hash_str(canonical) once read (0: not yet) */
+};
+
+/* An image whose source is relative: a file of the site it should name. */
+struct image {
+	char *url;        /* as written */
+	int line, col;
 };
 
 /* A relative link to another file of the site. */
@@ -70,8 +82,10 @@ struct doc {
 	size_t ncites, capcites;
 	struct ilink *ilinks;
 	size_t nilinks, capilinks;
+	struct image *images;
+	size_t nimages, capimages;
 	char *strings;        /* NULL, or one block holding the strings of anchors,
-			       * headings, citations and links (a document from
+			       * headings, citations, links and images (a document from
 			       * the cache: one allocation, not hundreds) */
 	size_t strings_size;
 	bool strings_mapped;  /* the block is the cache's own bytes, mapped (whoever

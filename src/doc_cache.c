@@ -26,7 +26,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define MAGIC "ssg-docs 2 "
+#define MAGIC "ssg-docs 3 "
 #define NONE 0xFFFFFFFFu
 
 static const char *entry_of(const struct doc_cache *c, const char *relpath, size_t *n);
@@ -91,7 +91,8 @@ static void put_meta(struct buf *b, const struct doc_meta *m)
 }
 
 /* The fields of an entry after its digest; without the body (and what only
- * the body's words give) unless whole. *body_at (when whole): where the
+ * the body's words give) and what only check reads (citations' listings and
+ * entries, images) unless whole. *body_at (when whole): where the
  * body's bytes start in b, or SIZE_MAX when it has none. For a preview
  * (doc_cache_previewable): the format, the metadata and the links to other
  * files alone. */
@@ -135,7 +136,11 @@ static void put_doc_as(struct buf *b, const struct doc *d, bool whole, size_t *b
 		put_int(b, c->line);
 		put_int(b, c->col);
 		put_int(b, c->heading);
-		put_u32(b, c->bare);
+		/* check's facts (its listing, its entry) are the entry's alone:
+		 * no page shows them, so a record leaves them out */
+		put_u32(b, (uint32_t)c->bare | (uint32_t)(whole && c->listing) << 1);
+		if (whole)
+			put_int(b, c->entry);
 	}
 	put_u32(b, (uint32_t)d->nilinks);
 	for (size_t i = 0; i < d->nilinks; i++) {
@@ -144,6 +149,12 @@ static void put_doc_as(struct buf *b, const struct doc *d, bool whole, size_t *b
 		put_int(b, d->ilinks[i].col);
 	}
 	if (whole) {
+		put_u32(b, (uint32_t)d->nimages); /* for check, as the listings */
+		for (size_t i = 0; i < d->nimages; i++) {
+			put_doc_str(b, d->images[i].url);
+			put_int(b, d->images[i].line);
+			put_int(b, d->images[i].col);
+		}
 		put_u64(b, d->hash);
 		put_int(b, d->words);
 	}
@@ -820,7 +831,7 @@ static void get_doc(struct reader *r, struct doc *d, const char *base)
 		if (h->parent < -1 || h->parent >= (int)i) /* a section before it, or none */
 			r->bad = true;
 	}
-	d->ncites = d->capcites = get_count(r, 48);
+	d->ncites = d->capcites = get_count(r, 56);
 	d->cites = xcalloc(d->ncites + 1, sizeof *d->cites);
 	for (size_t i = 0; i < d->ncites; i++) {
 		struct citation *c = &d->cites[i];
@@ -832,9 +843,13 @@ static void get_doc(struct reader *r, struct doc *d, const char *base)
 		c->line = (int)get_int(r);
 		c->col = (int)get_int(r);
 		c->heading = (int)get_int(r);
-		c->bare = get_u32(r) != 0;
+		uint32_t flags = get_u32(r);
+		c->bare = flags & 1;
+		c->listing = flags & 2;
+		c->entry = (int)get_int(r);
 		c->resource = -1;
-		if (!c->url || !c->title || c->heading < -1 || c->heading >= (long)d->nheadings)
+		if (!c->url || !c->title || c->heading < -1 || c->heading >= (long)d->nheadings ||
+		    c->entry < 0 || c->entry > (long)i + 1)
 			r->bad = true;
 	}
 	d->nilinks = d->capilinks = get_count(r, 20);
@@ -845,6 +860,15 @@ static void get_doc(struct reader *r, struct doc *d, const char *base)
 		d->ilinks[i].col = (int)get_int(r);
 		d->ilinks[i].target = -1;
 		if (!d->ilinks[i].url)
+			r->bad = true;
+	}
+	d->nimages = d->capimages = get_count(r, 20);
+	d->images = xcalloc(d->nimages + 1, sizeof *d->images);
+	for (size_t i = 0; i < d->nimages; i++) {
+		d->images[i].url = get_doc_str(r, d);
+		d->images[i].line = (int)get_int(r);
+		d->images[i].col = (int)get_int(r);
+		if (!d->images[i].url)
 			r->bad = true;
 	}
 	d->hash = get_u64(r);
@@ -945,7 +969,7 @@ static bool load_index(struct doc_cache *c, const char *source_dir, size_t head)
 	return true;
 }
 
-void doc_cache_load(struct doc_cache *c, const char *source_dir, const char env[33])
+static void load(struct doc_cache *c, const char *source_dir, const char env[33], bool readonly)
 {
 	memset(c, 0, sizeof *c);
 	c->fd = -1;
@@ -989,8 +1013,8 @@ void doc_cache_load(struct doc_cache *c, const char *source_dir, const char env[
 	}
 	c->valid = true;
 	/* the walk's result, kept for the next load (when no torn entry ends
-	 * the file) */
-	int cfd = c->clean_end == c->len ? open_cache_dir(source_dir, false) : -1;
+	 * the file, and the loader may write) */
+	int cfd = c->clean_end == c->len && !readonly ? open_cache_dir(source_dir, false) : -1;
 	if (cfd >= 0) {
 		const char **paths = xcalloc(c->nkeys + 1, sizeof *paths);
 		size_t *at = xcalloc(c->nkeys + 1, sizeof *at);
@@ -1002,6 +1026,16 @@ void doc_cache_load(struct doc_cache *c, const char *source_dir, const char env[
 		free(size);
 		close(cfd);
 	}
+}
+
+void doc_cache_load(struct doc_cache *c, const char *source_dir, const char env[33])
+{
+	load(c, source_dir, env, false);
+}
+
+void doc_cache_load_readonly(struct doc_cache *c, const char *source_dir, const char env[33])
+{
+	load(c, source_dir, env, true);
 }
 
 /* The bytes of relpath's entry (its length prefix included), or NULL. */

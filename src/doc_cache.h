@@ -50,6 +50,9 @@ void doc_cache_env(const char *source_dir, char env[33]);
 /* Map <source_dir>/.ssg-cache/documents.bin; only entries written under env
  * count. A symlinked folder or file is not read. */
 void doc_cache_load(struct doc_cache *c, const char *source_dir, const char env[33]);
+/* The same, writing nothing (ssg check): without documents.idx, the walk's
+ * offsets are not kept for the next load. */
+void doc_cache_load_readonly(struct doc_cache *c, const char *source_dir, const char env[33]);
 /* Fill d (relpath already set) from the cache when its entry has digest;
  * false (d untouched) otherwise. With c->lazy_bodies the body stays in the
  * file, for doc_cache_body with a descriptor of c->fd. Thread-safe: c is
@@ -70,7 +73,8 @@ void doc_cache_body_drop(struct doc *d);
 size_t doc_cache_put(struct buf *out, const struct doc *d, const unsigned long long digest[2]);
 /* Whether two versions of a document have the same record: what the rest
  * of the site may see of them, which is their entry without the body (and
- * without what the body alone gives: the word count and the digest). Two
+ * without what the body alone gives: the word count and the digest), nor
+ * what only `ssg check` reads (where links are listed, images). Two
  * versions with the same record make the same model. */
 bool doc_cache_same_record(const struct doc *a, const struct doc *b);
 /* Whether now's page can be previewed from was's (build_patch.h): the same

@@ -11,6 +11,7 @@
 #include "xalloc.h"
 
 #include <ctype.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -429,6 +430,95 @@ static void add_custom_ids(struct doc *doc, cmark_node *n)
 	}
 }
 
+/* ---- listings: what `ssg check` asks of a citation's place in the tree --- */
+
+/* The entry a link stands in for listings: its list item or table cell,
+ * whichever is nearer, else its paragraph or heading. Two links in one entry
+ * ("[paper](x) ([pdf](x))") are one listing. */
+static cmark_node *listing_entry(cmark_node *link)
+{
+	for (cmark_node *p = cmark_node_parent(link); p; p = cmark_node_parent(p))
+		if (cmark_node_get_type(p) == CMARK_NODE_ITEM || ast_is_table_cell(p))
+			return p;
+	for (cmark_node *p = cmark_node_parent(link); p; p = cmark_node_parent(p))
+		if (cmark_node_get_type(p) == CMARK_NODE_PARAGRAPH ||
+		    cmark_node_get_type(p) == CMARK_NODE_HEADING)
+			return p;
+	return cmark_node_parent(link);
+}
+
+/* Does the link list a resource, rather than mention it in running text? In
+ * a list item or table cell, or a paragraph that is the entry itself: it
+ * opens with a bold title ("**Title**: url") or holds the link alone. */
+static bool is_listing(cmark_node *link, cmark_node *entry)
+{
+	if (!entry)
+		return false;
+	cmark_node_type t = cmark_node_get_type(entry);
+	if (t == CMARK_NODE_ITEM || ast_is_table_cell(entry))
+		return true;
+	if (t != CMARK_NODE_PARAGRAPH)
+		return false;
+	cmark_node *f = cmark_node_first_child(entry);
+	if (f && cmark_node_get_type(f) == CMARK_NODE_STRONG)
+		return true;
+	/* alone: every node from the link up to the paragraph is an only child */
+	for (cmark_node *n = link; n != entry; n = cmark_node_parent(n)) {
+		cmark_node *p = cmark_node_parent(n);
+		if (!p || cmark_node_first_child(p) != n || cmark_node_last_child(p) != n)
+			return false;
+	}
+	return true;
+}
+
+/* Number each citation's listing entry: citations of one entry node get one
+ * number (the first such citation's, from 1). entries[i] is citation i's
+ * node, or NULL (number 0). An open-addressed table of the nodes seen. */
+static void number_entries(struct doc *doc, cmark_node **entries)
+{
+	size_t cap = 16;
+	while (cap < 2 * doc->ncites)
+		cap *= 2;
+	struct slot {
+		cmark_node *node;
+		int number;
+	} *t = xcalloc(cap, sizeof *t);
+	for (size_t i = 0; i < doc->ncites; i++) {
+		cmark_node *e = entries[i];
+		if (!e)
+			continue;
+		size_t h = ((uintptr_t)e >> 4) * 0x9E3779B97F4A7C15ULL >> 20 & (cap - 1);
+		while (t[h].node && t[h].node != e)
+			h = (h + 1) & (cap - 1);
+		if (!t[h].node)
+			t[h] = (struct slot){e, (int)i + 1};
+		doc->cites[i].entry = t[h].number;
+	}
+	free(t);
+}
+
+/* An image's source names a file of the site: not absolute, not a fragment
+ * or query alone, no scheme. */
+static bool is_relative_src(const char *url)
+{
+	if (!*url || url[0] == '/' || url[0] == '#' || url[0] == '?')
+		return false;
+	for (const char *p = url; *p && *p != '/' && *p != '?' && *p != '#'; p++)
+		if (*p == ':')
+			return false;
+	return true;
+}
+
+static void add_image(struct doc *doc, cmark_node *n)
+{
+	const char *url = cmark_node_get_url(n);
+	if (!url || !is_relative_src(url))
+		return;
+	doc->images = xgrow(doc->images, &doc->capimages, doc->nimages + 1, sizeof *doc->images);
+	doc->images[doc->nimages++] = (struct image){xstrdup(url), ast_line(n),
+						     cmark_node_get_start_column(n)};
+}
+
 static long count_words(const char *s)
 {
 	long w = 0;
@@ -449,6 +539,8 @@ void extract_doc(struct doc *doc)
 	char *prev_title = NULL;
 	cmark_node *prev_entry = NULL;
 	size_t entry_links = 0;
+	cmark_node **listings = NULL; /* per citation: its listing entry */
+	size_t caplistings = 0;
 	cmark_iter *it = cmark_iter_new(doc->tree);
 	cmark_event_type ev;
 	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
@@ -466,6 +558,8 @@ void extract_doc(struct doc *doc)
 		} else if (t == CMARK_NODE_TEXT) {
 			const char *l = cmark_node_get_literal(n);
 			doc->words += l ? count_words(l) : 0;
+		} else if (t == CMARK_NODE_IMAGE) {
+			add_image(doc, n);
 		} else if (t == CMARK_NODE_LINK) {
 			const char *url = cmark_node_get_url(n);
 			if (!url || !*url)
@@ -484,6 +578,10 @@ void extract_doc(struct doc *doc)
 				c->heading = section;
 				c->node = n;
 				c->resource = -1;
+				listings = xgrow(listings, &caplistings, doc->ncites,
+						 sizeof *listings);
+				listings[doc->ncites - 1] = listing_entry(n);
+				c->listing = is_listing(n, listings[doc->ncites - 1]);
 				cmark_node *entry = entry_of(n);
 				entry_links = entry == prev_entry ? entry_links + 1 : 1;
 				if (entry_links > EXTRACT_ENTRY_LINKS)
@@ -501,4 +599,6 @@ void extract_doc(struct doc *doc)
 	}
 	cmark_iter_free(it);
 	free(prev_title);
+	number_entries(doc, listings);
+	free(listings);
 }

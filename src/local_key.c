@@ -101,6 +101,17 @@ static void load(void)
 	free(dir);
 }
 
+bool local_key_kept(void)
+{
+	char *dir = key_dir();
+	char *file = dir ? path_join(dir, "key") : NULL;
+	char k[33];
+	bool ok = file && read_key(file, k);
+	free(file);
+	free(dir);
+	return ok;
+}
+
 const char *local_key(void)
 {
 	pthread_once(&once, load);

@@ -11,7 +11,12 @@
 #ifndef SSG_LOCAL_KEY_H
 #define SSG_LOCAL_KEY_H
 
+#include <stdbool.h>
+
 /* The key as 32 hex digits and a NUL. */
 const char *local_key(void);
+/* Whether the key is kept already (nothing is made): without it, no cache
+ * of this account's can be there to read. */
+bool local_key_kept(void);
 
 #endif

@@ -8,6 +8,7 @@
 #include "fingerprint.h"
 #include "html.h"
 #include "linkcheck.h"
+#include "local_key.h"
 #include "mustache.h"
 #include "output.h"
 #include "page_inputs.h"
@@ -202,22 +203,24 @@ int site_load(struct site *s, const struct build_opts *o, struct diags *d)
 	free(content);
 	s->read_ms = now_ms() - t0;
 	t0 = now_ms();
-	/* resources' names and classes as the last build made them (a build's:
-	 * check walks trees, and leaves the caches alone) */
+	/* resources' names and classes as the last build made them (check
+	 * reads them too, and leaves every cache as it is) */
 	struct res_memo memo = {0};
 	char env[33];
 	const char *check = getenv("SSG_CHECK_INPUTS");
 	s->check_inputs = check && *check == '1';
-	if (!o->keep_trees) {
+	if (!o->readonly || local_key_kept()) { /* (see site_read_documents) */
 		doc_cache_env(s->source_dir, env);
 		if (!o->force)
 			res_memo_load(&memo, s->source_dir, env);
-		s->memo = &memo;
+	}
+	s->memo = &memo;
+	if (!o->readonly) {
 		memcpy(s->cache_env, env, sizeof s->cache_env); /* related documents too */
 		s->cache_load = !o->force;
 	}
 	model_build(s);
-	if (!o->keep_trees)
+	if (!o->readonly)
 		save_memo(s, env);
 	/* the records are gone with the memo: so are the pointers to them */
 	s->memo = NULL;

@@ -39,9 +39,9 @@ struct build_opts {
 	bool exiting;          /* the process ends after the build: the model is
 				* left to it (model_bury) rather than freed */
 	struct site_burial *burial; /* else, when set: freed on a thread (above) */
-	bool keep_trees;       /* keep each document's tree after loading (ssg check
-				* walks them); otherwise it is rendered to doc.body
-				* and freed while reading */
+	bool readonly;         /* ssg check: load what the last build left (the
+				* document cache) but write nothing, and render no
+				* page body; each tree is freed once read either way */
 	void (*committed)(void *ctx); /* when set: called once a build's new site
 				* is in place, before what the next build needs of
 				* it is saved (serve tells open pages then) */

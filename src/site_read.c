@@ -11,6 +11,7 @@
 #include "gitdates.h"
 #include "hash.h"
 #include "html.h"
+#include "local_key.h"
 #include "path.h"
 #include "pool.h"
 #include "reader.h"
@@ -27,7 +28,7 @@ struct read_job {
 	struct site *s;
 	const char *content_dir;
 	const char **relpaths;
-	bool keep_trees;
+	bool readonly;                 /* ssg check: no page bodies, no cache written */
 	const struct doc_cache *cache; /* NULL: parse every document */
 	struct buf *entries;           /* per document: its new cache entry (appended later) */
 	struct doc_cache_stream *stream; /* or: a whole new cache, written as we go */
@@ -110,8 +111,8 @@ static size_t read_doc(struct read_job *j, size_t i, struct buf *entry)
 		return SIZE_MAX;
 	}
 	struct source src;
-	/* the tree lives in an arena of its own, unless check keeps it */
-	struct ast_arena *arena = j->keep_trees ? NULL : ast_arena_begin();
+	/* the tree lives in an arena of its own, freed once read */
+	struct ast_arena *arena = ast_arena_begin();
 	int rc = source_load(file, d->shown, s->cfg.max_file_size, &src, &d->diags);
 	free(file);
 	if (rc) {
@@ -150,13 +151,12 @@ static size_t read_doc(struct read_job *j, size_t i, struct buf *entry)
 	}
 	d->description = d->meta.description ? xstrdup(d->meta.description)
 					     : first_paragraph(d->tree);
-	if (!j->keep_trees) {
-		/* memory holds the HTML, not every tree */
+	/* memory holds the HTML (a build's: check renders no page), not every tree */
+	if (!j->readonly)
 		d->body = html_render_body(d);
-		cmark_node_free(d->tree);
-		d->tree = NULL;
-		doc_compact_strings(d);
-	}
+	cmark_node_free(d->tree);
+	d->tree = NULL;
+	doc_compact_strings(d);
 	ast_arena_end(arena);
 	d->ok = true;
 	return entry ? doc_cache_put(entry, d, digest) : SIZE_MAX;
@@ -277,38 +277,48 @@ void site_read_documents(struct site *s, const struct build_opts *o, const char 
 			 const char **rels, size_t ndocs, struct site_dates **dates)
 {
 	struct read_job job = {.s = s, .content_dir = content, .relpaths = rels,
-			       .keep_trees = o->keep_trees, .digests = o->digests,
+			       .readonly = o->readonly, .digests = o->digests,
 			       .learned = o->learned};
 	pthread_mutex_init(&job.lock, NULL);
-	/* the documents read last time (the cache is for builds: check walks trees) */
+	/* the documents read last time (check reads what a build left, and
+	 * writes nothing) */
 	struct doc_cache cache;
-	char env[33];
+	char env[33] = "";
 	memset(&cache, 0, sizeof cache);
-	if (!o->keep_trees) {
+	if (o->readonly) {
+		/* without this account's key kept, no cache of its can be there
+		 * (and asking for the key would make one) */
+		if (local_key_kept()) {
+			doc_cache_env(s->source_dir, env);
+			doc_cache_load_readonly(&cache, s->source_dir, env);
+		}
+	} else {
 		doc_cache_env(s->source_dir, env);
 		if (!o->force) /* --force: nothing from before, written whole */
 			doc_cache_load(&cache, s->source_dir, env);
-		if (cache.valid) { /* few new entries, as a rule: appended after */
-			job.cache = &cache;
-			job.entries = xcalloc(ndocs + 1, sizeof *job.entries);
-			/* bodies stay in the file until a page needs one: the site
-			 * keeps the file open (above 2: 0 says none) */
-			s->body_fd = fcntl(cache.fd, F_DUPFD_CLOEXEC, 3);
-			if (s->body_fd > 2)
-				cache.lazy_bodies = true;
-			else
-				s->body_fd = 0;
-			/* their strings too, used where they lie: the site keeps
-			 * the mapping (model_free unmaps it) */
-			cache.borrow_strings = true;
-			cache.map_kept = true;
-			s->docs_map = cache.data;
-			s->docs_map_len = cache.len;
-		} else
-			job.stream = doc_cache_stream_begin(s->source_dir, env, ndocs);
 	}
+	if (cache.valid) {
+		job.cache = &cache;
+		/* few new entries, as a rule: appended after (not by check) */
+		if (!o->readonly)
+			job.entries = xcalloc(ndocs + 1, sizeof *job.entries);
+		/* bodies stay in the file until a page needs one: the site
+		 * keeps the file open (above 2: 0 says none); check needs none */
+		s->body_fd = o->readonly ? 0 : fcntl(cache.fd, F_DUPFD_CLOEXEC, 3);
+		if (s->body_fd > 2 || o->readonly)
+			cache.lazy_bodies = true;
+		else
+			s->body_fd = 0;
+		/* their strings too, used where they lie: the site keeps
+		 * the mapping (model_free unmaps it) */
+		cache.borrow_strings = true;
+		cache.map_kept = true;
+		s->docs_map = cache.data;
+		s->docs_map_len = cache.len;
+	} else if (!o->readonly)
+		job.stream = doc_cache_stream_begin(s->source_dir, env, ndocs);
 	/* git's one log runs while the documents are read and modelled */
-	*dates = start_dates(s->source_dir, o->keep_trees ? NULL : env, !o->force);
+	*dates = start_dates(s->source_dir, o->readonly ? NULL : env, !o->force);
 	pool_run(s->jobs, ndocs, read_one, &job);
 	if (job.entries)
 		start_cache_update(s, &cache, env, rels, job.entries, ndocs);

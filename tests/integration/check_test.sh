@@ -39,6 +39,33 @@ for dir in "$ROOT"/tests/check/*/; do
 done
 [ "$ncases" -ge 18 ] || fail "only $ncases cases in tests/check"
 
+# ---- the same cases checked from a build's document cache ----------------------
+# check reads what the last build left (the documents' records, with what the
+# rules need of their trees) and writes nothing: the findings are the same,
+# and a site checked before any build is left without a cache or an output.
+for dir in "$ROOT"/tests/check/*/; do
+	dir=${dir%/}
+	name=${dir##*/}
+	[ -d "$dir/site" ] || continue
+	copy="$TMP/cached-$name"
+	cp -R "$dir/site" "$copy"
+	(cd "$copy" && "$SSG" check --format text >/dev/null 2>&1)
+	[ -e "$copy/.ssg-cache" ] || [ -e "$copy/public" ] &&
+		fail "$name: check wrote into the site: $(ls -A "$copy")"
+	(cd "$copy" && "$SSG" build -q >/dev/null 2>&1)
+	[ -f "$copy/.ssg-cache/documents.bin" ] || continue # a site that does not build
+	ls -l --time-style=full-iso "$copy/.ssg-cache" >"$TMP/cache.before"
+	(cd "$copy" && "$SSG" check --format text >"$TMP/out" 2>/dev/null)
+	if ! diff -u "$dir/expected.txt" "$TMP/out" >"$TMP/diff"; then
+		fail "$name: findings from the cache differ from expected.txt"
+		sed 's/^/    /' "$TMP/diff"
+	fi
+	ls -l --time-style=full-iso "$copy/.ssg-cache" >"$TMP/cache.after"
+	cmp -s "$TMP/cache.before" "$TMP/cache.after" || fail "$name: check changed .ssg-cache"
+	ncached=$((ncached + 1))
+done
+[ "${ncached:-0}" -ge 12 ] || fail "only ${ncached:-0} cases checked from a cache"
+
 # ---- -s DIR: paths open from the current folder -----------------------------
 cd "$ROOT" || exit 1
 "$SSG" check -s tests/check/url-variant/site >"$TMP/out" 2>/dev/null

@@ -4,6 +4,7 @@
  * scaffold.c (never overwriting). */
 #include "testutil.h"
 #include "check.h"
+#include "local_key.h"
 #include "output.h"
 #include "path.h"
 #include "scaffold.h"
@@ -36,24 +37,34 @@ static const char *one_topic = "title: t\n"
 			       "    title: All\n"
 			       "    match: { urls: [\"*\"] }\n";
 
-/* Load dir, run the rules, and return only check's own findings of `code`
- * printed as text lines (loading's findings are left out). */
-static char *findings(const char *dir, const char *code)
+/* Load dir as check does, run the rules, and return the findings printed as
+ * text lines: check's own of `code` (NULL: all of check's); with cached
+ * set, loading's too, and *cached the documents the cache gave. */
+static char *findings_cached(const char *dir, const char *code, size_t *cached)
 {
 	struct site s;
 	struct diags load = DIAGS_INIT, d = DIAGS_INIT;
-	struct build_opts o = {.source = dir, .jobs = 1, .keep_trees = true};
+	struct build_opts o = {.source = dir, .jobs = 1, .readonly = true};
 	site_load(&s, &o, &load);
 	check_site(&s, &d);
+	if (cached)
+		diags_take(&d, &load);
 	diags_sort(&d);
 	struct buf b = BUF_INIT;
 	for (size_t i = 0; i < d.n; i++)
 		if (!code || (d.v[i].code && !strcmp(d.v[i].code, code)))
 			check_format_diag(&d.v[i], CHECK_TEXT, NULL, &b);
+	if (cached)
+		*cached = s.cached_docs;
 	model_free(&s);
 	diags_free(&load);
 	diags_free(&d);
 	return buf_detach(&b);
+}
+
+static char *findings(const char *dir, const char *code)
+{
+	return findings_cached(dir, code, NULL);
 }
 
 static size_t count_lines(const char *s)
@@ -283,6 +294,85 @@ static void test_format_parse_strict_summary(void **state)
 	buf_free(&b);
 }
 
+/* A site a build has left is checked from its document cache, with the same
+ * findings as parsed afresh (entries and images are what extract kept of the
+ * trees), and check writes nothing: no cache where there was none, the
+ * build's left byte for byte. */
+static void test_from_the_cache(void **state)
+{
+	(void)state;
+	char *dir = tmp_site();
+	test_put_file(dir, "site.yml", one_topic);
+	test_put_file(dir, "content/a.md",
+	    "# A\n\n"
+	    "Prose about [x](https://x.org/) is not a listing.\n\n"
+	    "- [X](https://x.org/) - first.\n"
+	    "  - [Sub](https://s.org/) - nested.\n\n"
+	    "  [X here too](https://x.org/) - the same entry, after its sublist.\n"
+	    "- [P](https://x.org/p) ([pdf](http://x.org/p)) - one entry.\n"
+	    "- [X again](http://www.x.org) - second.\n\n"
+	    "| What | Where |\n|---|---|\n| s | [S](https://s.org) |\n\n"
+	    "![here](b.md) ![gone](img/none.png) ![web](https://w.org/i.png)\n");
+	test_put_file(dir, "content/b.md", "# B\n\n- [S](https://s.org/) - s.\n");
+	size_t cached = 99;
+	char *fresh = findings_cached(dir, NULL, &cached);
+	assert_int_equal(cached, 0);
+	assert_non_null(strstr(fresh, "content/a.md:10:3: warning: https://x.org is listed twice"));
+	assert_non_null(strstr(fresh, "content/a.md:14:7: warning: https://s.org is listed twice"));
+	assert_null(strstr(fresh, "content/a.md:8:")); /* its entry's, after a sublist */
+	assert_non_null(strstr(fresh, "content/a.md:16:15: warning: image of a file that does not "
+				      "exist: img/none.png [missing-file]"));
+	assert_int_equal(count_lines(fresh), 6);
+	char *cache_dir = path_join(dir, ".ssg-cache");
+	struct stat st;
+	assert_int_equal(stat(cache_dir, &st), -1); /* check wrote no cache */
+
+	char *out = path_join(dir, "public");
+	struct build_opts bo = {.source = dir, .output = out, .jobs = 1};
+	struct diags bd = DIAGS_INIT;
+	struct build_stats bs;
+	assert_int_equal(site_build(&bo, &bd, &bs), 0);
+	diags_free(&bd);
+	char *bin = path_join(cache_dir, "documents.bin");
+	size_t before_n = 0, after_n = 1;
+	char *before = test_read_file(bin, &before_n);
+	struct stat st_before, st_after;
+	assert_int_equal(stat(bin, &st_before), 0);
+	char *from_cache = findings_cached(dir, NULL, &cached);
+	assert_int_equal(cached, 2);
+	assert_string_equal(from_cache, fresh);
+	char *after = test_read_file(bin, &after_n);
+	assert_int_equal(stat(bin, &st_after), 0);
+	assert_true(before_n == after_n && !memcmp(before, after, before_n));
+	assert_true(st_before.st_mtim.tv_sec == st_after.st_mtim.tv_sec &&
+		    st_before.st_mtim.tv_nsec == st_after.st_mtim.tv_nsec);
+	/* an account without a key (none is made) has no cache to read */
+	char *xdg = path_join(dir, "xdg");
+	const char *was = getenv("XDG_CACHE_HOME");
+	char *saved = was ? xstrdup(was) : NULL;
+	setenv("XDG_CACHE_HOME", xdg, 1);
+	assert_false(local_key_kept());
+	char *keyless = findings_cached(dir, NULL, &cached);
+	assert_int_equal(cached, 0);
+	assert_string_equal(keyless, fresh);
+	assert_int_equal(stat(xdg, &st), -1);
+	if (saved)
+		setenv("XDG_CACHE_HOME", saved, 1);
+	else
+		unsetenv("XDG_CACHE_HOME");
+	free(saved);
+	free(keyless);
+	free(xdg);
+	free(before);
+	free(after);
+	free(bin);
+	free(from_cache);
+	free(out);
+	free(cache_dir);
+	free(fresh);
+	rm_site(dir);
+}
+
 /* ---- scaffolding ------------------------------------------------------------------ */
 
 static void test_scaffold_site(void **state)
@@ -297,7 +387,7 @@ static void test_scaffold_site(void **state)
 	assert_int_equal(count_lines(buf_cstr(&log)), 4);
 	/* the new site loads without a single finding */
 	struct site s;
-	struct build_opts o = {.source = site, .jobs = 1, .keep_trees = true};
+	struct build_opts o = {.source = site, .jobs = 1, .readonly = true};
 	assert_int_equal(site_load(&s, &o, &d), 0);
 	check_site(&s, &d);
 	if (d.n)
@@ -376,6 +466,7 @@ int main(void)
 		cmocka_unit_test(test_format_github),
 		cmocka_unit_test(test_format_json),
 		cmocka_unit_test(test_format_parse_strict_summary),
+		cmocka_unit_test(test_from_the_cache),
 		cmocka_unit_test(test_scaffold_site),
 		cmocka_unit_test(test_scaffold_doc),
 	};

@@ -48,11 +48,15 @@ static void sample_doc(struct doc *d)
 					.text = xstrdup("FlashAttention"),
 					.title = xstrdup("FlashAttention"),
 					.desc = NULL, .line = 12, .col = 3, .heading = 1,
-					.bare = true, .resource = 5};
+					.bare = true, .listing = true, .entry = 1,
+					.resource = 5};
 	d->nilinks = 1;
 	d->ilinks = xcalloc(1, sizeof *d->ilinks);
 	d->ilinks[0] = (struct ilink){.url = xstrdup("../other.md#x"), .line = 14, .col = 2,
 				      .target = 3};
+	d->nimages = 1;
+	d->images = xcalloc(1, sizeof *d->images);
+	d->images[0] = (struct image){xstrdup("img/plot.png"), 16, 5};
 	d->hash = 0x1234567890abcdefULL;
 	d->words = 321;
 	diag_addc(&d->diags, SEV_WARNING, "missing-file", "content/guides/intro.md", 14, 2,
@@ -117,11 +121,17 @@ static void test_round_trip(void **state)
 	assert_string_equal(got.cites[0].canonical, "https://arxiv.org/abs/2205.14135");
 	assert_null(got.cites[0].desc);
 	assert_true(got.cites[0].bare);
+	assert_true(got.cites[0].listing);
+	assert_int_equal(got.cites[0].entry, 1);
 	assert_int_equal(got.cites[0].heading, 1);
 	assert_int_equal(got.cites[0].resource, -1); /* the model sets it again */
 	assert_int_equal(got.nilinks, 1);
 	assert_int_equal(got.ilinks[0].target, -1);
 	assert_null(got.ilinks[0].anchor);
+	assert_int_equal(got.nimages, 1);
+	assert_string_equal(got.images[0].url, "img/plot.png");
+	assert_int_equal(got.images[0].line, 16);
+	assert_int_equal(got.images[0].col, 5);
 	assert_int_equal(got.hash, d.hash);
 	assert_int_equal(got.words, 321);
 	assert_int_equal(got.diags.n, 1);
@@ -323,6 +333,12 @@ static void test_record(void **state)
 	b.body = xstrdup("<p>Other prose, the same \x1emarker\x1f</p>\n");
 	b.words = 9;
 	b.hash = 1;
+	assert_true(doc_cache_same_record(&a, &b));
+	/* nor what only check reads: where a link is listed, the images */
+	b.cites[0].listing = false;
+	b.cites[0].entry = 0;
+	free(b.images[0].url);
+	b.images[0].url = xstrdup("img/other.png");
 	assert_true(doc_cache_same_record(&a, &b));
 	/* each of these is seen beyond the page: the record differs */
 	free(b.cites[0].desc);

@@ -196,6 +196,60 @@ static void reference_squeeze(const char *s, char *out)
 /* A node's text, squeezed, for whitespace of every kind at every place of
  * a code span (whose spaces the parser keeps): at the start, at the end,
  * doubled, alone, and none at all. */
+static const struct citation *cite_url(const struct doc *d, const char *url)
+{
+	for (size_t i = 0; i < d->ncites; i++)
+		if (!strcmp(d->cites[i].url, url))
+			return &d->cites[i];
+	fail_msg("no citation of %s", url);
+	return NULL;
+}
+
+/* What check's rules ask of a link's place: whether it lists a resource,
+ * the entry it stands in (one number for one entry node, wherever its links
+ * lie), and the images of relative sources, kept so that no tree is. */
+static void test_listings_and_images(void **state)
+{
+	(void)state;
+	struct doc d;
+	load(&d,
+	     "# T\n\n"
+	     "Prose mentions [m](https://m.org/) in passing.\n\n"
+	     "[Alone](https://alone.org/)\n\n"
+	     "**Bold title**: [b](https://bold.org/)\n\n"
+	     "- [A](https://a.org/) ([pdf](https://a.org/pdf))\n"
+	     "  - [Nested](https://n.org/)\n\n"
+	     "  [A again](https://a2.org/) after the list\n\n"
+	     "| Name | Link |\n|---|---|\n| x | [T](https://t.org/) |\n\n"
+	     "![plot](img/plot.png) ![remote](https://r.org/i.png) ![frag](#x) "
+	     "![abs](/abs.png)\n",
+	     false);
+	assert_int_equal(d.ncites, 8);
+	const struct citation *m = cite_url(&d, "https://m.org/"),
+			      *al = cite_url(&d, "https://alone.org/"),
+			      *b = cite_url(&d, "https://bold.org/"), *a = cite_url(&d, "https://a.org/"),
+			      *pdf = cite_url(&d, "https://a.org/pdf"),
+			      *n = cite_url(&d, "https://n.org/"), *a2 = cite_url(&d, "https://a2.org/"),
+			      *t = cite_url(&d, "https://t.org/");
+	assert_false(m->listing);
+	assert_true(al->listing && b->listing && a->listing && pdf->listing && n->listing &&
+		    a2->listing && t->listing);
+	/* numbered by their first citation, from 1 */
+	assert_int_equal(m->entry, 1);
+	assert_int_equal(al->entry, 2);
+	assert_int_equal(b->entry, 3);
+	assert_int_equal(a->entry, 4);
+	assert_int_equal(pdf->entry, 4); /* one item, two links */
+	assert_int_equal(n->entry, 6);   /* the nested item is an entry of its own */
+	assert_int_equal(a2->entry, 4);  /* the outer item again, after its sublist */
+	assert_int_equal(t->entry, 8);   /* a table cell */
+	assert_int_equal(d.nimages, 1);
+	assert_string_equal(d.images[0].url, "img/plot.png");
+	assert_int_equal(d.images[0].line, 18);
+	assert_int_equal(d.images[0].col, 1);
+	doc_free(&d);
+}
+
 static void test_node_text_squeezed(void **state)
 {
 	(void)state;
@@ -238,6 +292,7 @@ int main(void)
 		cmocka_unit_test(test_crowded_entry),
 		cmocka_unit_test(test_lead_item_text),
 		cmocka_unit_test(test_node_text_squeezed),
+		cmocka_unit_test(test_listings_and_images),
 	};
 	return cmocka_run_group_tests_name("extract", tests, NULL, NULL);
 }
