@@ -201,13 +201,13 @@ static void *load_dates(void *arg)
 	return NULL;
 }
 
-/* env NULL: nothing kept (check's walk). */
+/* env: the caches' (the dates are kept under it); reuse: the kept ones may
+ * be taken. */
 static struct site_dates *start_dates(const char *source_dir, const char *env, bool reuse)
 {
 	struct site_dates *sd = xcalloc(1, sizeof *sd);
 	sd->source_dir = source_dir;
-	if (env)
-		memcpy(sd->env, env, sizeof sd->env);
+	memcpy(sd->env, env, sizeof sd->env);
 	sd->reuse = reuse;
 	sd->async = pthread_create(&sd->thread, NULL, load_dates, sd) == 0;
 	return sd;
@@ -317,8 +317,10 @@ void site_read_documents(struct site *s, const struct build_opts *o, const char 
 		s->docs_map_len = cache.len;
 	} else if (!o->readonly)
 		job.stream = doc_cache_stream_begin(s->source_dir, env, ndocs);
-	/* git's one log runs while the documents are read and modelled */
-	*dates = start_dates(s->source_dir, o->readonly ? NULL : env, !o->force);
+	/* git's one log runs while the documents are read and modelled; not for
+	 * check, whose rules look at no date (a long history's log can take
+	 * longer than the check) */
+	*dates = o->readonly ? NULL : start_dates(s->source_dir, env, !o->force);
 	pool_run(s->jobs, ndocs, read_one, &job);
 	if (job.entries)
 		start_cache_update(s, &cache, env, rels, job.entries, ndocs);

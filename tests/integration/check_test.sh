@@ -66,6 +66,18 @@ for dir in "$ROOT"/tests/check/*/; do
 done
 [ "${ncached:-0}" -ge 12 ] || fail "only ${ncached:-0} cases checked from a cache"
 
+# ---- no git: no rule of check looks at a last-updated date -------------------
+# (a git that notes each run stands first in PATH; a build runs it, check not)
+mkdir -p "$TMP/fakebin"
+printf '#!/bin/sh\necho "$@" >>"%s/git-ran"\nexit 1\n' "$TMP" >"$TMP/fakebin/git"
+chmod +x "$TMP/fakebin/git"
+mkdir -p "$TMP/gitsite/.git"
+cp -R "$ROOT/tests/check/clean/site/." "$TMP/gitsite/"
+(cd "$TMP/gitsite" && PATH="$TMP/fakebin:$PATH" "$SSG" check >/dev/null 2>&1)
+[ -e "$TMP/git-ran" ] && fail "check ran git: $(cat "$TMP/git-ran")"
+(cd "$TMP/gitsite" && PATH="$TMP/fakebin:$PATH" "$SSG" build -q >/dev/null 2>&1)
+[ -e "$TMP/git-ran" ] || fail "the control failed: a build ran no git either"
+
 # ---- -s DIR: paths open from the current folder -----------------------------
 cd "$ROOT" || exit 1
 "$SSG" check -s tests/check/url-variant/site >"$TMP/out" 2>/dev/null
