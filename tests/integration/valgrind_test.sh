@@ -3,7 +3,7 @@
 # programs (the parsers and the hardening regressions) and in a full build of
 # the portal. The unit tests are linked here, into a temporary folder, from
 # tests/unit/*.c and the library beside $SSG (build/libssg.a, which `make ssg`
-# keeps current), and in a prose edit patched into its page. Every run is `valgrind --leak-check=full --error-exitcode=1`
+# keeps current), in a prose edit patched into its page, and in `ssg check`. Every run is `valgrind --leak-check=full --error-exitcode=1`
 # with the build single-threaded (-j 1: the same code, and a faster run under
 # valgrind's one-thread-at-a-time scheduler) and then with -j 2.
 # Run by tests/run_integration.sh with $SSG set; exit 0 = pass, 77 = skip.
@@ -57,6 +57,15 @@ $VG "$SSG" build -s "$TMP/site" -o "$TMP/site/out" >"$TMP/out" 2>&1 ||
 grep -q 'patched in place' "$TMP/out" || { fail "the edit was not patched in place"; tail -3 "$TMP/out"; }
 $VG "$SSG" build -s "$TMP/site" -o "$TMP/site/out" >"$TMP/out" 2>&1 ||
 	{ fail "the build after a patch under valgrind"; grep '==' "$TMP/out" | head -30; }
+
+# ssg check of the portal: from the document cache the builds above left,
+# then with none (every document parsed, each tree freed once read)
+$VG "$SSG" check -s "$TMP/site" >"$TMP/out" 2>&1 ||
+	{ fail "ssg check (from the cache) under valgrind"; grep '==' "$TMP/out" | head -30; }
+rm -rf "$TMP/site/.ssg-cache"
+$VG "$SSG" check -s "$TMP/site" >"$TMP/out" 2>&1 ||
+	{ fail "ssg check (no cache) under valgrind"; grep '==' "$TMP/out" | head -30; }
+grep -q '^checked 5 documents, ' "$TMP/out" || { fail "ssg check: no summary"; tail -3 "$TMP/out"; }
 
 echo "valgrind: $fails failure(s)"
 [ "$fails" = 0 ]
