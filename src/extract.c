@@ -434,7 +434,9 @@ static void add_custom_ids(struct doc *doc, cmark_node *n)
 
 /* The entry a link stands in for listings: its list item or table cell,
  * whichever is nearer, else its paragraph or heading. Two links in one entry
- * ("[paper](x) ([pdf](x))") are one listing. */
+ * ("[paper](x) ([pdf](x))") are one listing. (Not entry_of, whose item wins
+ * over a nearer table cell: a description is the whole item's text, while
+ * each cell of a table in an item lists a resource of its own.) */
 static cmark_node *listing_entry(cmark_node *link)
 {
 	for (cmark_node *p = cmark_node_parent(link); p; p = cmark_node_parent(p))
