@@ -17,8 +17,9 @@
 
 /* Apply every lint rule to a loaded site (site_load; the rules read what
  * extract kept of the trees, so a document from the cache is checked as one
- * parsed afresh) and append the findings to d, unsorted. Works on a partly loaded site too (after config
- * errors: no documents, no topics). Rule codes:
+ * parsed afresh) and append the findings to d, unsorted. Works on a partly
+ * loaded site too (after config errors: no documents, no topics). Rule
+ * codes:
  *   duplicate-resource  a document lists the same resource (canonical URL,
  *                       same fragment) in two different entries; reported at
  *                       each later one. A listing is a link in a list item

@@ -40,8 +40,9 @@ struct build_opts {
 				* left to it (model_bury) rather than freed */
 	struct site_burial *burial; /* else, when set: freed on a thread (above) */
 	bool readonly;         /* ssg check: load what the last build left (the
-				* document cache) but write nothing, and render no
-				* page body; each tree is freed once read either way */
+				* document cache) but write nothing, render no
+				* page body and run no git log; each tree is freed
+				* once read either way */
 	void (*committed)(void *ctx); /* when set: called once a build's new site
 				* is in place, before what the next build needs of
 				* it is saved (serve tells open pages then) */
