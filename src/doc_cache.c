@@ -223,6 +223,16 @@ void doc_cache_env(const char *source_dir, char env[33])
 	buf_free(&m);
 }
 
+bool doc_cache_env_for(const char *source_dir, bool readonly, char env[33])
+{
+	if (readonly && !local_key_kept()) {
+		env[0] = '\0';
+		return false;
+	}
+	doc_cache_env(source_dir, env);
+	return true;
+}
+
 static int open_cache_dir(const char *source_dir, bool make)
 {
 	return path_open_subdir(source_dir, DOC_CACHE_DIR, make);

@@ -47,6 +47,11 @@ struct doc_cache {
 /* What every entry depends on besides its file: this program, site.yml and
  * the account's own secret (local_key.h). */
 void doc_cache_env(const char *source_dir, char env[33]);
+/* The env for a reader of the caches: true with env set, or, for one that
+ * writes nothing (readonly: ssg check), false with env empty when the
+ * account has no key yet: no cache of its can be there, and asking for the
+ * key would make one. */
+bool doc_cache_env_for(const char *source_dir, bool readonly, char env[33]);
 /* Map <source_dir>/.ssg-cache/documents.bin; only entries written under env
  * count. A symlinked folder or file is not read. */
 void doc_cache_load(struct doc_cache *c, const char *source_dir, const char env[33]);

@@ -8,7 +8,6 @@
 #include "fingerprint.h"
 #include "html.h"
 #include "linkcheck.h"
-#include "local_key.h"
 #include "mustache.h"
 #include "output.h"
 #include "page_inputs.h"
@@ -209,11 +208,8 @@ int site_load(struct site *s, const struct build_opts *o, struct diags *d)
 	char env[33];
 	const char *check = getenv("SSG_CHECK_INPUTS");
 	s->check_inputs = check && *check == '1';
-	if (!o->readonly || local_key_kept()) { /* (see site_read_documents) */
-		doc_cache_env(s->source_dir, env);
-		if (!o->force)
-			res_memo_load(&memo, s->source_dir, env);
-	}
+	if (doc_cache_env_for(s->source_dir, o->readonly, env) && !o->force)
+		res_memo_load(&memo, s->source_dir, env);
 	s->memo = &memo;
 	if (!o->readonly) {
 		memcpy(s->cache_env, env, sizeof s->cache_env); /* related documents too */

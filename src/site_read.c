@@ -11,7 +11,6 @@
 #include "gitdates.h"
 #include "hash.h"
 #include "html.h"
-#include "local_key.h"
 #include "path.h"
 #include "pool.h"
 #include "reader.h"
@@ -283,18 +282,12 @@ void site_read_documents(struct site *s, const struct build_opts *o, const char 
 	/* the documents read last time (check reads what a build left, and
 	 * writes nothing) */
 	struct doc_cache cache;
-	char env[33] = "";
+	char env[33];
 	memset(&cache, 0, sizeof cache);
-	if (o->readonly) {
-		/* without this account's key kept, no cache of its can be there
-		 * (and asking for the key would make one) */
-		if (local_key_kept()) {
-			doc_cache_env(s->source_dir, env);
+	if (doc_cache_env_for(s->source_dir, o->readonly, env)) {
+		if (o->readonly)
 			doc_cache_load_readonly(&cache, s->source_dir, env);
-		}
-	} else {
-		doc_cache_env(s->source_dir, env);
-		if (!o->force) /* --force: nothing from before, written whole */
+		else if (!o->force) /* --force: nothing from before, written whole */
 			doc_cache_load(&cache, s->source_dir, env);
 	}
 	if (cache.valid) {
