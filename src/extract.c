@@ -8,6 +8,7 @@
 #include "buf.h"
 #include "path.h"
 #include "url_memo.h"
+#include "unique_name.h"
 #include "xalloc.h"
 
 #include <ctype.h>
@@ -378,37 +379,42 @@ static void add_ilink(struct doc *doc, cmark_node *n, const char *url)
 	l->target = -1;
 }
 
-static void add_heading(struct doc *doc, cmark_node *n, size_t *cap)
+/* What the headings so far decide for the next: the ids given, and the
+ * last heading of each level (so that a heading finds its parent without
+ * looking back over every heading of a long document). */
+struct heading_state {
+	struct unique_names ids;
+	long last[7]; /* by level 1-6: the index of its last heading, -1 for none */
+};
+
+static void heading_state_init(struct heading_state *hs)
+{
+	unique_names_init(&hs->ids, 1);
+	for (size_t i = 0; i < sizeof hs->last / sizeof *hs->last; i++)
+		hs->last[i] = -1;
+}
+
+static void add_heading(struct doc *doc, cmark_node *n, size_t *cap, struct heading_state *hs)
 {
 	doc->headings = xgrow(doc->headings, cap, doc->nheadings + 1, sizeof *doc->headings);
 	struct heading *h = &doc->headings[doc->nheadings];
 	h->text = doc_node_text(n);
 	h->level = cmark_node_get_heading_level(n);
 	h->line = ast_line(n);
+	/* the parent: the last heading of a lower level */
 	h->parent = -1;
-	for (long i = (long)doc->nheadings - 1; i >= 0; i--)
-		if (doc->headings[i].level < h->level) {
-			h->parent = (int)i;
-			break;
-		}
+	for (int l = 1; l < h->level && l < 7; l++)
+		if (hs->last[l] > h->parent)
+			h->parent = (int)hs->last[l];
+	if (h->level >= 1 && h->level < 7)
+		hs->last[h->level] = (long)doc->nheadings;
 	/* unique id: GitHub appends -1, -2, … to repeats */
 	char *base = slug_github(h->text);
 	if (!*base) {
 		free(base);
 		base = xstrdup("section");
 	}
-	char *id = xstrdup(base);
-	for (int k = 1;; k++) {
-		bool taken = false;
-		for (size_t i = 0; i < doc->nheadings && !taken; i++)
-			taken = !strcmp(doc->headings[i].id, id);
-		if (!taken)
-			break;
-		free(id);
-		id = xasprintf("%s-%d", base, k);
-	}
-	free(base);
-	h->id = id;
+	h->id = unique_name_take(&hs->ids, base);
 	doc->nheadings++;
 }
 
@@ -537,6 +543,8 @@ static long count_words(const char *s)
 void extract_doc(struct doc *doc)
 {
 	size_t caph = 0;
+	struct heading_state hs;
+	heading_state_init(&hs);
 	int section = -1;
 	char *prev_title = NULL;
 	cmark_node *prev_entry = NULL;
@@ -551,7 +559,7 @@ void extract_doc(struct doc *doc)
 		cmark_node *n = cmark_iter_get_node(it);
 		cmark_node_type t = cmark_node_get_type(n);
 		if (t == CMARK_NODE_HEADING) {
-			add_heading(doc, n, &caph);
+			add_heading(doc, n, &caph, &hs);
 			section = (int)doc->nheadings - 1;
 			const char *id = doc->headings[section].id;
 			add_anchor(doc, id, strlen(id));
@@ -600,6 +608,7 @@ void extract_doc(struct doc *doc)
 		}
 	}
 	cmark_iter_free(it);
+	unique_names_free(&hs.ids);
 	free(prev_title);
 	number_entries(doc, listings);
 	free(listings);

@@ -5,6 +5,7 @@
 #include "buf.h"
 #include "path.h"
 #include "pool.h"
+#include "unique_name.h"
 #include "url.h"
 #include "xalloc.h"
 
@@ -312,18 +313,9 @@ static void describe_batch(void *ctx, size_t bi)
 }
 
 /* A unique slug (in resource order, so the same every run). */
-static void finish_resource(struct site *s, struct resource *r, struct hash *slugs)
+static void finish_resource(struct site *s, struct resource *r, struct unique_names *slugs)
 {
-	if (hash_get(slugs, r->slug, NULL)) {
-		char *base = r->slug, *slug = NULL;
-		for (int k = 2; !slug || hash_get(slugs, slug, NULL); k++) {
-			free(slug);
-			slug = xasprintf("%s-%d", base, k);
-		}
-		free(base);
-		r->slug = slug;
-	}
-	hash_put(slugs, r->slug, 0);
+	r->slug = unique_name_take(slugs, r->slug);
 	r->has_page = (long)r->ndocs >= s->cfg.resource_page_min;
 }
 
@@ -412,11 +404,12 @@ void model_build(struct site *s)
 	s->memo_now = xcalloc(s->nres + 1, sizeof *s->memo_now);
 	s->memo_hit = xcalloc(s->nres + 1, sizeof *s->memo_hit);
 	pool_run(s->jobs, (s->nres + DESCRIBE_BATCH - 1) / DESCRIBE_BATCH, describe_batch, s);
-	struct hash slugs = HASH_INIT;
-	hash_reserve(&slugs, s->nres);
+	struct unique_names slugs;
+	unique_names_init(&slugs, 2);
+	hash_reserve(&slugs.taken, s->nres);
 	for (size_t i = 0; i < s->nres; i++)
 		finish_resource(s, &s->res[i], &slugs);
-	hash_free(&slugs);
+	unique_names_free(&slugs);
 	taxonomy_classify(s);
 	xref_resolve(s);
 	xref_paginate(s);

@@ -7,6 +7,7 @@
 #include "path.h"
 #include "pool.h"
 #include "related_memo.h"
+#include "unique_name.h"
 #include "xalloc.h"
 
 #include <ctype.h>
@@ -48,28 +49,22 @@ static char *doc_slug(struct doc *d)
 
 static void assign_urls(struct site *s)
 {
-	struct hash taken = HASH_INIT;
+	struct unique_names taken;
+	unique_names_init(&taken, 2);
 	for (const char **r = reserved; *r; r++)
-		hash_put(&taken, *r, 0);
+		unique_names_reserve(&taken, *r);
 	for (size_t i = 0; i < s->ndocs; i++) {
 		struct doc *d = &s->docs[i];
 		char *base = doc_slug(d);
-		if (hash_get(&taken, base, NULL) && !strchr(base, '/')) {
+		if (unique_names_taken(&taken, base) && !strchr(base, '/')) {
 			char *b2 = xasprintf("%s-doc", base);
 			free(base);
 			base = b2;
 		}
-		char *slug = xstrdup(base);
-		for (int k = 2; hash_get(&taken, slug, NULL); k++) {
-			free(slug);
-			slug = xasprintf("%s-%d", base, k);
-		}
-		free(base);
-		d->slug = slug;
-		d->url = xasprintf("%s/", slug);
-		hash_put(&taken, d->slug, i);
+		d->slug = unique_name_take(&taken, base);
+		d->url = xasprintf("%s/", d->slug);
 	}
-	hash_free(&taken);
+	unique_names_free(&taken);
 }
 
 char *xref_resolve_path(const char *from, const char *ref)

@@ -2,6 +2,7 @@
  * resource lists use, in both formats; heading ids; internal links. */
 #include "testutil.h"
 #include "extract.h"
+#include "buf.h"
 #include "md.h"
 #include "rst.h"
 
@@ -103,6 +104,37 @@ static void test_headings_and_internal_links(void **state)
 	assert_string_equal(d.ilinks[0].url, "cuda_setup.md#install");
 	assert_string_equal(d.ilinks[1].url, "#t");
 	assert_int_equal(d.ncites, 1);
+	doc_free(&d);
+}
+
+/* Ids: a heading whose own text reads like a numbered repeat takes its id
+ * first, and the repeats go round it. Parents: the last heading of a lower
+ * level, however many siblings lie between (each of levels 1 to 6). */
+static void test_heading_ids_and_parents(void **state)
+{
+	(void)state;
+	struct doc d;
+	struct buf b = BUF_INIT;
+	buf_puts(&b, "# T\n## Setup\n## Setup 1\n## Setup\n## Setup 1\n");
+	for (int i = 0; i < 300; i++)
+		buf_puts(&b, "## Many\n");
+	buf_puts(&b, "### Deep\n###### Six\n#### Four\n## Last\n");
+	load(&d, buf_cstr(&b), false);
+	buf_free(&b);
+	assert_int_equal(d.nheadings, 1 + 4 + 300 + 4);
+	assert_string_equal(d.headings[1].id, "setup");
+	assert_string_equal(d.headings[2].id, "setup-1");
+	assert_string_equal(d.headings[3].id, "setup-2");
+	assert_string_equal(d.headings[4].id, "setup-1-1");
+	assert_string_equal(d.headings[5].id, "many");
+	assert_string_equal(d.headings[304].id, "many-299");
+	for (size_t i = 1; i < 305; i++)
+		assert_int_equal(d.headings[i].parent, 0);
+	assert_int_equal(d.headings[305].parent, 304); /* ### Deep: the last ## */
+	assert_int_equal(d.headings[306].parent, 305); /* ###### Six */
+	assert_int_equal(d.headings[307].parent, 305); /* #### Four: not Six */
+	assert_int_equal(d.headings[308].parent, 0);   /* ## Last */
+	assert_int_equal(d.headings[0].parent, -1);
 	doc_free(&d);
 }
 
@@ -288,6 +320,7 @@ int main(void)
 		cmocka_unit_test(test_markdown_shapes),
 		cmocka_unit_test(test_rst_shapes),
 		cmocka_unit_test(test_headings_and_internal_links),
+		cmocka_unit_test(test_heading_ids_and_parents),
 		cmocka_unit_test(test_same_tree_both_formats),
 		cmocka_unit_test(test_crowded_entry),
 		cmocka_unit_test(test_lead_item_text),
