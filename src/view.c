@@ -806,17 +806,27 @@ struct val *view_quick_reference(const struct site *s)
 			free(su);
 			val_setk_str(m, "section", d->headings[h].text);
 			struct val *items = val_setk(m, "resources", val_list());
-			for (size_t c = 0; c < d->ncites; c++) {
-				int ch = d->cites[c].heading;
-				bool inside = false;
-				for (; ch >= 0 && !inside; ch = d->headings[ch].parent)
-					inside = (size_t)ch == h;
-				if (inside && d->cites[c].resource >= 0 && budget) {
+			/* its citations: those under it (from it to the next heading
+			 * of its level or above), which come in document order; only
+			 * while the page has room (a document can hold thousands of
+			 * such sections, and of citations) */
+			size_t end = h + 1;
+			while (end < d->nheadings && d->headings[end].level > d->headings[h].level)
+				end++;
+			size_t lo = 0, hi = d->ncites;
+			while (lo < hi) {
+				size_t mid = lo + (hi - lo) / 2;
+				if (d->cites[mid].heading < (int)h)
+					lo = mid + 1;
+				else
+					hi = mid;
+			}
+			for (size_t c = lo; c < d->ncites && budget && d->cites[c].heading < (int)end; c++)
+				if (d->cites[c].resource >= 0) {
 					val_push(items, resource_item(s, (size_t)d->cites[c].resource, root, false,
 								      false));
 					budget--;
 				}
-			}
 		}
 	}
 	val_setk_bool(v, "has_sections", sections->n > 0);

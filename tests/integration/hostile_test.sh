@@ -319,8 +319,12 @@ grep -q "999999" "$TMP/box/big/public/million/index.html" || fail "big: the last
 # ---- crowds: names that all want the same place -------------------------------
 # Ids and slugs made unique by a number used to try every number below the
 # one they got (3,000 equal headings took 16 s, 20,000 links cut to one slug
-# 47 s): 20,000 equal headings in each format, 20,000 links whose slugs
-# collide and 3,000 documents asking for one slug must build in linear time.
+# 47 s), a link's #anchor was looked for among all its document's anchors,
+# and the quick-reference page went through every citation of a document for
+# each of its "Quick reference" sections. 20,000 equal headings in each
+# format and 20,000 links to them, 20,000 links whose slugs collide, 3,000
+# documents asking for one slug and 20,000 "Quick reference" sections must
+# build in linear time.
 K="$TMP/box/crowds/content"
 mkdir -p "$K/pages"
 python3 - "$K" <<'EOF'
@@ -328,6 +332,9 @@ import sys, os
 d = sys.argv[1]
 with open(os.path.join(d, "headings.md"), "w") as f:
     f.write("# Crowd\n\n" + "## Notes\n\ntext\n\n" * 20000)
+    f.write("".join("[to %d](#notes-%d) " % (i, i) for i in range(1, 20000)) + "\n")
+with open(os.path.join(d, "quick.md"), "w") as f:
+    f.write("# Quick\n\n" + "".join("## Quick reference %d\n\n- [q%d](https://q.example/%d)\n\n" % (i, i, i) for i in range(20000)))
 with open(os.path.join(d, "headings.rst"), "w") as f:
     f.write("Crowd\n=====\n\n" + "".join("Notes\n-----\n\ntext %d\n\n" % i for i in range(20000)))
 with open(os.path.join(d, "links.md"), "w") as f:
@@ -347,6 +354,9 @@ done
 grep -q '"slug":"example-com-a-very-long-common-prefix-for-every-link-in-this-list-and-on-20000"' \
 	"$P/resources.json" || fail "crowds: the last colliding resource's slug is not numbered 20000"
 [ -f "$P/crowd-doc-2999/index.html" ] || fail "crowds: the last document asking for slug crowd is not at crowd-doc-2999/"
+grep -q 'broken-anchor\|has no heading or target' "$TMP/out" && fail "crowds: a link to an existing #notes-N reported broken"
+grep -q 'https://q.example/499"' "$P/quick-reference/index.html" ||
+	fail "crowds: the quick-reference page does not reach the 500th section's link"
 
 echo "hostile: $fails failure(s)"
 [ "$fails" = 0 ]
