@@ -85,24 +85,36 @@ struct spelling {
 	size_t first; /* index into r->refs of the first */
 };
 
-static size_t spelling_add(struct spelling **v, size_t *n, const char *url, const char *canonical,
+/* The spellings so far, and each one's place among them by its key (a
+ * resource cited 40,000 times with as many tracking parameters is not
+ * compared spelling by spelling). */
+struct spellings {
+	struct spelling *v;
+	size_t n, cap;
+	struct hash index; /* key -> place in v; the keys are v's */
+};
+
+static size_t spelling_add(struct spellings *sp, const char *url, const char *canonical,
 			   size_t ref)
 {
 	size_t len = strcspn(url, "#");
-	for (size_t i = 0; i < *n; i++)
-		if (strlen((*v)[i].key) == len && !strncmp((*v)[i].key, url, len)) {
-			(*v)[i].count++;
-			return i;
-		}
-	*v = xrealloc(*v, (*n + 1) * sizeof **v);
-	struct spelling *sp = &(*v)[(*n)++];
-	sp->key = xstrndup(url, len);
-	char *own = url_canonical(sp->key);
-	sp->moved = own && strcmp(own, canonical);
+	char *key = xstrndup(url, len);
+	size_t at;
+	if (hash_get(&sp->index, key, &at)) {
+		free(key);
+		sp->v[at].count++;
+		return at;
+	}
+	sp->v = xgrow(sp->v, &sp->cap, sp->n + 1, sizeof *sp->v);
+	struct spelling *one = &sp->v[sp->n];
+	one->key = key;
+	char *own = url_canonical(key);
+	one->moved = own && strcmp(own, canonical);
 	free(own);
-	sp->count = 1;
-	sp->first = ref;
-	return *n - 1;
+	one->count = 1;
+	one->first = ref;
+	hash_put(&sp->index, key, sp->n);
+	return sp->n++;
 }
 
 /* The usual spelling: not an old address, then most citations, then the
@@ -129,11 +141,13 @@ static void check_variants(const struct site *s, const struct resource *r, struc
 	model_spellings(s, r);
 	if (r->nspellings < 2 || !r->nrefs)
 		return;
-	struct spelling *v = NULL;
-	size_t n = 0;
+	struct spellings sp = {0};
 	size_t *which = xcalloc(r->nrefs, sizeof *which);
 	for (size_t i = 0; i < r->nrefs; i++)
-		which[i] = spelling_add(&v, &n, ref_cite(s, &r->refs[i])->url, r->canonical, i);
+		which[i] = spelling_add(&sp, ref_cite(s, &r->refs[i])->url, r->canonical, i);
+	hash_free(&sp.index);
+	struct spelling *v = sp.v;
+	size_t n = sp.n;
 	long u = n > 1 ? usual_spelling(v, n, r->canonical) : 0;
 	const char *usual = u >= 0 ? v[u].key : r->canonical;
 	for (size_t i = 0; i < r->nrefs && n > 1; i++) {

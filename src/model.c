@@ -44,15 +44,6 @@ static size_t add_resource(struct site *s, const char *canonical, unsigned long 
 	return s->nres++;
 }
 
-static void add_spelling(struct resource *r, const char *url)
-{
-	for (size_t i = 0; i < r->nspellings; i++)
-		if (!strcmp(r->spellings[i], url))
-			return;
-	r->spellings = xrealloc(r->spellings, (r->nspellings + 1) * sizeof *r->spellings);
-	r->spellings[r->nspellings++] = xstrdup(url);
-}
-
 static int cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
@@ -154,12 +145,21 @@ static void spell(const struct site *s, struct resource *r)
 		urls[i] = ref_cite(s, r, (int32_t)i)->url;
 	for (size_t i = 0; i < r->nrefs; i++)
 		__builtin_prefetch(urls[i]);
+	/* sorted, then each distinct one once: a resource cited 40,000 times,
+	 * each with a tracking parameter of its own, is not compared spelling
+	 * by spelling with all the ones before */
+	if (r->nrefs > 1)
+		qsort(urls, r->nrefs, sizeof *urls, cmp_str);
+	size_t n = 0;
 	for (size_t i = 0; i < r->nrefs; i++)
-		add_spelling(r, urls[i]);
+		if (!n || strcmp(urls[i], urls[n - 1]))
+			urls[n++] = urls[i];
+	r->spellings = xmalloc((n + 1) * sizeof *r->spellings);
+	for (size_t i = 0; i < n; i++)
+		r->spellings[i] = xstrdup(urls[i]);
+	r->nspellings = n;
 	if (urls != near)
 		free(urls);
-	if (r->nspellings > 1)
-		qsort(r->spellings, r->nspellings, sizeof *r->spellings, cmp_str);
 }
 
 /* Made by the first thread to ask; another asking meanwhile waits for it

@@ -323,8 +323,10 @@ grep -q "999999" "$TMP/box/big/public/million/index.html" || fail "big: the last
 # and the quick-reference page went through every citation of a document for
 # each of its "Quick reference" sections. 20,000 equal headings in each
 # format and 20,000 links to them, 20,000 links whose slugs collide, 3,000
-# documents asking for one slug and 20,000 "Quick reference" sections must
-# build in linear time.
+# documents asking for one slug, 20,000 "Quick reference" sections and one
+# resource spelled 120,000 ways (each spelling was compared with all the ones
+# before it, in the build and in its url-variant rule) must build in linear
+# time: a few seconds, where the quadratic ones took minutes.
 K="$TMP/box/crowds/content"
 mkdir -p "$K/pages"
 python3 - "$K" <<'EOF'
@@ -341,11 +343,13 @@ with open(os.path.join(d, "links.md"), "w") as f:
     f.write("# Links\n\n")
     for i in range(20000):
         f.write("- [Item %d](https://example.com/a-very-long-common-prefix-for-every-link-in-this-list/and-on/%d)\n" % (i, i))
+with open(os.path.join(d, "spellings.md"), "w") as f:
+    f.write("# Spellings\n\n" + "".join("- [s](https://s.example/page?utm_source=%d)\n" % i for i in range(120000)))
 for i in range(3000):
     with open(os.path.join(d, "pages", "p%d.md" % i), "w") as f:
         f.write("---\nslug: crowd\n---\n# Page %d\n" % i)
 EOF
-build crowds 1500000 40
+build crowds 1500000 20
 shapes crowds
 P="$TMP/box/crowds/public"
 for page in headings headings-doc; do
@@ -357,6 +361,12 @@ grep -q '"slug":"example-com-a-very-long-common-prefix-for-every-link-in-this-li
 grep -q 'broken-anchor\|has no heading or target' "$TMP/out" && fail "crowds: a link to an existing #notes-N reported broken"
 grep -q 'https://q.example/499"' "$P/quick-reference/index.html" ||
 	fail "crowds: the quick-reference page does not reach the 500th section's link"
+# check's rules too (its url-variant rule counted spellings the same way)
+(cd "$TMP/box/crowds" && timeout 20 "$SSG" check >"$TMP/check" 2>&1)
+rc=$?
+[ "$rc" = 0 ] || [ "$rc" = 1 ] || fail "crowds: ssg check exit status $rc (124: timed out)"
+[ "$(grep -c 'spellings.md:.*utm_source=.* is a variant of the resource' "$TMP/check")" = 119999 ] ||
+	fail "crowds: check does not report every other spelling of the resource as a variant"
 
 echo "hostile: $fails failure(s)"
 [ "$fails" = 0 ]
