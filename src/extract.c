@@ -148,6 +148,85 @@ static bool url_like(const char *label, const char *url)
 	       !strncmp(label, "www.", 4);
 }
 
+/* Longest title and description a citation keeps, in bytes: a longer one is
+ * cut at a space (else between UTF-8 characters) and ends in "…". Without a
+ * bound, one long lead shared by thousands of nested entries made output the
+ * square of the input (a document of 300 KB, 3.3 GB of pages). Well above
+ * what resource lists write (the portal's longest: 121 and 289 bytes). */
+#define EXTRACT_TITLE_MAX 300
+#define EXTRACT_DESC_MAX 1000
+
+static char *bounded(char *s, size_t max)
+{
+	size_t n = strlen(s);
+	if (n <= max)
+		return s;
+	size_t cut_at = max - 3; /* room for the ellipsis */
+	size_t space = cut_at;
+	while (space > cut_at / 2 && s[space] != ' ')
+		space--;
+	if (s[space] == ' ')
+		cut_at = space;
+	else
+		while (cut_at > 0 && ((unsigned char)s[cut_at] & 0xC0) == 0x80)
+			cut_at--;
+	while (cut_at > 0 && s[cut_at - 1] == ' ')
+		cut_at--;
+	memcpy(s + cut_at, "\xe2\x80\xa6", 4);
+	return s;
+}
+
+/* What describing learns of a tree node, kept per node: how many citations
+ * an entry has had, and a context paragraph's title and description (made
+ * once, however many nested entries ask). */
+struct node_facts {
+	cmark_node *node;
+	size_t links;
+	bool made;
+	char *title, *desc; /* a context's; title NULL: it has no lead */
+};
+
+struct node_table {
+	struct node_facts *t;
+	size_t n, cap; /* cap: 0 or a power of two */
+};
+
+static size_t node_slot(const struct node_table *m, cmark_node *node)
+{
+	size_t h = ((uintptr_t)node >> 4) * 0x9E3779B97F4A7C15ULL >> 20 & (m->cap - 1);
+	while (m->t[h].node && m->t[h].node != node)
+		h = (h + 1) & (m->cap - 1);
+	return h;
+}
+
+static struct node_facts *facts_of(struct node_table *m, cmark_node *node)
+{
+	if ((m->n + 1) * 4 > m->cap * 3) {
+		struct node_table bigger = {NULL, m->n, m->cap ? m->cap * 2 : 16};
+		bigger.t = xcalloc(bigger.cap, sizeof *bigger.t);
+		for (size_t i = 0; i < m->cap; i++)
+			if (m->t[i].node)
+				bigger.t[node_slot(&bigger, m->t[i].node)] = m->t[i];
+		free(m->t);
+		*m = bigger;
+	}
+	size_t h = node_slot(m, node);
+	if (!m->t[h].node) {
+		m->t[h] = (struct node_facts){.node = node};
+		m->n++;
+	}
+	return &m->t[h];
+}
+
+static void node_table_free(struct node_table *m)
+{
+	for (size_t i = 0; i < m->cap; i++) {
+		free(m->t[i].title);
+		free(m->t[i].desc);
+	}
+	free(m->t);
+}
+
 static cmark_node *ancestor(cmark_node *n, cmark_node_type t, cmark_node *stop)
 {
 	for (cmark_node *p = cmark_node_parent(n); p && p != stop; p = cmark_node_parent(p))
@@ -261,7 +340,9 @@ static char *prefix_before(cmark_node *para, cmark_node *link)
 
 /* Links of one entry beyond which an entry is described by its link texts
  * alone: describing reads the entry's text, so without a bound a paragraph of
- * thousands of links would cost the square of its length. */
+ * thousands of links would cost the square of its length. Counted over the
+ * whole entry: its links need not follow each other (an item's paragraphs of
+ * links between its nested items' links). */
 #define EXTRACT_ENTRY_LINKS 32
 
 static void describe_plain(struct citation *c)
@@ -272,11 +353,51 @@ static void describe_plain(struct citation *c)
 		free(t);
 		t = xstrdup(c->url);
 	}
-	c->title = t;
+	c->title = bounded(t, EXTRACT_TITLE_MAX);
 	c->desc = NULL;
 }
 
-static void describe(struct citation *c, cmark_node *link, const char *prev_title)
+/* A context paragraph's title (its lead) and description (the rest of it,
+ * and the first paragraph of the block quote after it), made the first time
+ * a nested entry asks. False when it has no lead. */
+static bool context_names(struct node_table *contexts, cmark_node *ctx, char **title,
+			  char **desc)
+{
+	struct node_facts *f = facts_of(contexts, ctx);
+	if (!f->made) {
+		f->made = true;
+		f->title = lead_of(ctx);
+		if (f->title) {
+			char *ct = text_skip_lists(ctx);
+			cut(ct, f->title);
+			struct buf b = BUF_INIT;
+			char *t1 = trim_seps(ct);
+			buf_puts(&b, t1);
+			free(t1);
+			cmark_node *bq = cmark_node_next(ctx);
+			cmark_node *first = bq ? cmark_node_first_child(bq) : NULL;
+			if (first && cmark_node_get_type(first) == CMARK_NODE_PARAGRAPH) {
+				char *ft = doc_node_text(first);
+				if (b.n)
+					buf_puts(&b, ". ");
+				buf_puts(&b, ft);
+				free(ft);
+			}
+			free(ct);
+			/* as describe leaves them: each nested entry copies no more */
+			f->title = bounded(f->title, EXTRACT_TITLE_MAX);
+			f->desc = bounded(squeeze_in_place(buf_detach(&b)), EXTRACT_DESC_MAX);
+		}
+	}
+	if (!f->title)
+		return false;
+	*title = xstrdup(f->title);
+	*desc = xstrdup(f->desc);
+	return true;
+}
+
+static void describe(struct citation *c, cmark_node *link, const char *prev_title,
+		     struct node_table *contexts)
 {
 	cmark_node *entry = entry_of(link);
 	cmark_node *para = entry_para(entry);
@@ -293,25 +414,9 @@ static void describe(struct citation *c, cmark_node *link, const char *prev_titl
 		title = xstrdup(lead);
 	else if ((!*label_prefix || generic_label(label_prefix)) &&
 		 (c->bare || generic_label(c->text)) && (ctx = context_para(entry)) &&
-		 (title = lead_of(ctx))) {
-		char *ct = text_skip_lists(ctx);
-		cut(ct, title);
-		struct buf b = BUF_INIT;
-		char *t1 = trim_seps(ct);
-		buf_puts(&b, t1);
-		free(t1);
-		cmark_node *bq = cmark_node_next(ctx);
-		cmark_node *first = bq ? cmark_node_first_child(bq) : NULL;
-		if (first && cmark_node_get_type(first) == CMARK_NODE_PARAGRAPH) {
-			char *ft = doc_node_text(first);
-			if (b.n)
-				buf_puts(&b, ". ");
-			buf_puts(&b, ft);
-			free(ft);
-		}
-		desc = buf_detach(&b);
-		free(ct);
-	} else if (c->bare)
+		 context_names(contexts, ctx, &title, &desc))
+		;
+	else if (c->bare)
 		title = *label_prefix ? xstrdup(label_prefix) : xstrdup(c->url);
 	else if (generic_label(c->text) && prev_title)
 		title = xasprintf("%s (%s)", prev_title, c->text);
@@ -333,9 +438,9 @@ static void describe(struct citation *c, cmark_node *link, const char *prev_titl
 		free(t);
 		t = xstrdup(c->url);
 	}
-	c->title = t;
+	c->title = bounded(t, EXTRACT_TITLE_MAX);
 	if (*desc)
-		c->desc = squeeze_in_place(desc);
+		c->desc = bounded(squeeze_in_place(desc), EXTRACT_DESC_MAX);
 	else {
 		c->desc = NULL;
 		free(desc);
@@ -548,7 +653,7 @@ void extract_doc(struct doc *doc)
 	int section = -1;
 	char *prev_title = NULL;
 	cmark_node *prev_entry = NULL;
-	size_t entry_links = 0;
+	struct node_table entries = {0}, contexts = {0};
 	cmark_node **listings = NULL; /* per citation: its listing entry */
 	size_t caplistings = 0;
 	cmark_iter *it = cmark_iter_new(doc->tree);
@@ -593,11 +698,11 @@ void extract_doc(struct doc *doc)
 				listings[doc->ncites - 1] = listing_entry(n);
 				c->listing = is_listing(n, listings[doc->ncites - 1]);
 				cmark_node *entry = entry_of(n);
-				entry_links = entry == prev_entry ? entry_links + 1 : 1;
-				if (entry_links > EXTRACT_ENTRY_LINKS)
+				if (++facts_of(&entries, entry)->links > EXTRACT_ENTRY_LINKS)
 					describe_plain(c);
 				else
-					describe(c, n, entry == prev_entry ? prev_title : NULL);
+					describe(c, n, entry == prev_entry ? prev_title : NULL,
+						 &contexts);
 				if (entry != prev_entry) {
 					free(prev_title);
 					prev_title = xstrdup(c->title);
@@ -609,6 +714,8 @@ void extract_doc(struct doc *doc)
 	}
 	cmark_iter_free(it);
 	unique_names_free(&hs.ids);
+	node_table_free(&entries);
+	node_table_free(&contexts);
 	free(prev_title);
 	number_entries(doc, listings);
 	free(listings);

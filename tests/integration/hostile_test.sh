@@ -323,10 +323,13 @@ grep -q "999999" "$TMP/box/big/public/million/index.html" || fail "big: the last
 # and the quick-reference page went through every citation of a document for
 # each of its "Quick reference" sections. 20,000 equal headings in each
 # format and 20,000 links to them, 20,000 links whose slugs collide, 3,000
-# documents asking for one slug, 20,000 "Quick reference" sections and one
+# documents asking for one slug, 20,000 "Quick reference" sections, one
 # resource spelled 120,000 ways (each spelling was compared with all the ones
-# before it, in the build and in its url-variant rule) must build in linear
-# time: a few seconds, where the quadratic ones took minutes.
+# before it, in the build and in its url-variant rule), 8,000 nested entries
+# under one long bold lead and an item of 16,000 words whose links alternate
+# with its nested entries' (each citation read, and kept, the whole shared
+# text: 300 KB made 3.3 GB of pages) must build in linear time and output: a
+# few seconds, where the quadratic ones took minutes.
 K="$TMP/box/crowds/content"
 mkdir -p "$K/pages"
 python3 - "$K" <<'EOF'
@@ -343,6 +346,12 @@ with open(os.path.join(d, "links.md"), "w") as f:
     f.write("# Links\n\n")
     for i in range(20000):
         f.write("- [Item %d](https://example.com/a-very-long-common-prefix-for-every-link-in-this-list/and-on/%d)\n" % (i, i))
+with open(os.path.join(d, "lead.md"), "w") as f:
+    f.write("# Lead\n\n- **Lead** " + " ".join("w%d" % i for i in range(8000)) + "\n" +
+            "".join("  - Paper: <https://l%d.example/>\n" % i for i in range(8000)))
+with open(os.path.join(d, "item.md"), "w") as f:
+    f.write("# Item\n\n- " + " ".join("w%d" % i for i in range(16000)) + "\n\n" +
+            "".join("  [x](https://a%d.example/) t\n\n  - [y](https://b%d.example/) u\n\n" % (i, i) for i in range(16000)))
 with open(os.path.join(d, "spellings.md"), "w") as f:
     f.write("# Spellings\n\n" + "".join("- [s](https://s.example/page?utm_source=%d)\n" % i for i in range(120000)))
 for i in range(3000):
@@ -361,6 +370,7 @@ grep -q '"slug":"example-com-a-very-long-common-prefix-for-every-link-in-this-li
 grep -q 'broken-anchor\|has no heading or target' "$TMP/out" && fail "crowds: a link to an existing #notes-N reported broken"
 grep -q 'https://q.example/499"' "$P/quick-reference/index.html" ||
 	fail "crowds: the quick-reference page does not reach the 500th section's link"
+[ "$(du -sk "$P" | cut -f1)" -lt 400000 ] || fail "crowds: the site is larger than 400 MB"
 # check's rules too (its url-variant rule counted spellings the same way)
 (cd "$TMP/box/crowds" && timeout 20 "$SSG" check >"$TMP/check" 2>&1)
 rc=$?

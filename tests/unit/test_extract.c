@@ -138,6 +138,60 @@ static void test_heading_ids_and_parents(void **state)
 	doc_free(&d);
 }
 
+/* One bold lead over thousands of nested "Paper:" entries: each entry takes
+ * the lead's title and text (read once), bounded, so the output cannot grow
+ * as the square of the input; an item whose links sit between its nested
+ * items' links still stops reading its text after the bound. */
+static void test_shared_context_bounded(void **state)
+{
+	(void)state;
+	struct buf b = BUF_INIT;
+	buf_puts(&b, "- **Lead title** ");
+	for (int i = 0; i < 3000; i++)
+		buf_printf(&b, "w%d ", i);
+	buf_puts(&b, "\n");
+	for (int i = 0; i < 3000; i++)
+		buf_printf(&b, "  - Paper: <https://x%d.org/>\n", i);
+	struct doc d;
+	load(&d, buf_cstr(&b), false);
+	buf_free(&b);
+	assert_int_equal(d.ncites, 3000);
+	for (size_t i = 0; i < d.ncites; i++) {
+		assert_string_equal(d.cites[i].title, "Lead title");
+		assert_non_null(d.cites[i].desc);
+		assert_true(strlen(d.cites[i].desc) <= 1000);
+		assert_true(!strncmp(d.cites[i].desc, "w0 w1 w2 ", 9));
+	}
+	/* cut at a space, ending in an ellipsis */
+	const char *end = d.cites[0].desc + strlen(d.cites[0].desc) - 3;
+	assert_string_equal(end, "\xe2\x80\xa6");
+	assert_true(end[-1] != ' ' && strchr(d.cites[0].desc, ' '));
+	doc_free(&d);
+
+	/* a short lead is kept whole */
+	load(&d, "- **Short** text here\n  - Paper: <https://y.org/>\n", false);
+	assert_string_equal(d.cites[0].title, "Short");
+	assert_string_equal(d.cites[0].desc, "text here");
+	doc_free(&d);
+
+	/* an item's own links, each between two nested entries: past the bound
+	 * they are titled by their text alone, with no description */
+	struct buf a = BUF_INIT;
+	buf_puts(&a, "- intro words\n\n");
+	for (int i = 0; i < 40; i++)
+		buf_printf(&a, "  [x%d](https://a%d.org/) about\n\n  - [y%d](https://b%d.org/) under\n\n", i, i,
+			   i, i);
+	load(&d, buf_cstr(&a), false);
+	buf_free(&a);
+	assert_int_equal(d.ncites, 80);
+	assert_non_null(d.cites[0].desc);          /* x0: the item's first link */
+	assert_non_null(d.cites[2 * 31].desc);     /* x31: the item's 32nd */
+	assert_string_equal(d.cites[2 * 32].title, "x32");
+	assert_null(d.cites[2 * 32].desc);         /* x32: the 33rd, past the bound */
+	assert_non_null(d.cites[2 * 32 + 1].desc); /* y32: an entry of its own */
+	doc_free(&d);
+}
+
 static void test_same_tree_both_formats(void **state)
 {
 	(void)state;
@@ -323,6 +377,7 @@ int main(void)
 		cmocka_unit_test(test_heading_ids_and_parents),
 		cmocka_unit_test(test_same_tree_both_formats),
 		cmocka_unit_test(test_crowded_entry),
+		cmocka_unit_test(test_shared_context_bounded),
 		cmocka_unit_test(test_lead_item_text),
 		cmocka_unit_test(test_node_text_squeezed),
 		cmocka_unit_test(test_listings_and_images),
