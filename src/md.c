@@ -55,11 +55,88 @@ static char *tame_wide_rows(const char *text, size_t len, const char *path, stru
 	return buf_detach(&out);
 }
 
+/* Whether the image opener at p (its "![") surely closes: "![alt](", its
+ * alt text on its line and free of what could hide or add a bracket
+ * (brackets, backslashes, code spans, autolinks and HTML). Most images do;
+ * such an opener leaves cmark's bracket stack at its "]". */
+static bool image_closes(const char *p, const char *end)
+{
+	const char *q = p + 2;
+	while (q < end && !strchr("[]\\`<\n", *q))
+		q++;
+	return q + 1 < end && q[0] == ']' && q[1] == '(';
+}
+
+/* A paragraph's worth of lines (a run without blank lines) whose image
+ * openers that do not close, times its links, pass
+ * MD_MAX_OPEN_IMAGES_BY_LINKS: those openers written "!\\[", shown as text
+ * (one warning per document). NULL when there is none. */
+static char *tame_open_images(const char *text, size_t len, const char *path, struct diags *d)
+{
+	struct buf out = BUF_INIT;
+	size_t done = 0; /* text[0..done) is in out */
+	const char *end = text + len;
+	const char *run = text;
+	int line = 1, run_line = 1;
+	while (run < end) {
+		/* the run: lines up to a blank one (or the end) */
+		const char *p = run;
+		int lines = 0;
+		for (;;) {
+			const char *nl = memchr(p, '\n', (size_t)(end - p));
+			const char *le = nl ? nl : end;
+			bool blank = true;
+			for (const char *c = p; c < le && blank; c++)
+				blank = *c == ' ' || *c == '\t' || *c == '\r';
+			lines++;
+			p = nl ? nl + 1 : end;
+			if (blank || !nl)
+				break;
+		}
+		size_t open = 0, links = 0;
+		for (const char *c = run; c + 1 < p; c++) {
+			if (c[0] == '!' && c[1] == '[' && (c == run || c[-1] != '\\') && !image_closes(c, p))
+				open++;
+			else if (c[0] == ']' && c[1] == '(')
+				links++;
+		}
+		if (open && links && open * links > MD_MAX_OPEN_IMAGES_BY_LINKS) {
+			if (!out.p)
+				diag_addc(d, SEV_WARNING, "too-many-brackets", path, run_line, 0,
+					  "%zu image openers that never close, among %zu links in one "
+					  "paragraph: the openers are shown as text",
+					  open, links);
+			buf_put(&out, text + done, (size_t)(run - (text + done)));
+			for (const char *c = run; c < p; c++) {
+				if (c + 1 < p && c[0] == '!' && c[1] == '[' &&
+				    (c == run || c[-1] != '\\') && !image_closes(c, p)) {
+					buf_puts(&out, "!\\");
+					continue;
+				}
+				buf_putc(&out, *c);
+			}
+			done = (size_t)(p - text);
+		}
+		line += lines;
+		run_line = line;
+		run = p;
+	}
+	if (!out.p)
+		return NULL;
+	buf_put(&out, text + done, len - done);
+	return buf_detach(&out);
+}
+
 cmark_node *md_parse_depth(const char *text, size_t len, const char *path, bool escape_html,
 			   int max_depth, struct diags *d)
 {
 	int opts = CMARK_OPT_DEFAULT | CMARK_OPT_FOOTNOTES | CMARK_OPT_VALIDATE_UTF8;
 	char *tamed = tame_wide_rows(text, len, path, d);
+	char *open = tame_open_images(tamed ? tamed : text, tamed ? strlen(tamed) : len, path, d);
+	if (open) {
+		free(tamed);
+		tamed = open;
+	}
 	cmark_node *doc = tamed ? ast_parse_markdown(tamed, strlen(tamed), opts)
 				: ast_parse_markdown(text, len, opts);
 	free(tamed);

@@ -21,6 +21,11 @@ cmark_node *md_parse(const char *text, size_t len, const char *path, bool escape
 /* A line with more '|' than this has them escaped, so that it is no table row
  * (cmark-gfm's tables are quadratic in the cells of a row); a warning says so. */
 #define MD_MAX_TABLE_CELLS 256
+/* cmark-gfm 0.29.0.gfm.6 (Debian 12's) walks every image opener still open
+ * in a paragraph for each link it closes (fixed upstream as CVE-2023-22486):
+ * "![[]()" 40,000 times took 11 s. Where a paragraph's image openers that
+ * never close, times its links, pass this, those openers are escaped. */
+#define MD_MAX_OPEN_IMAGES_BY_LINKS 100000
 /* md_parse with a nesting limit (0: MD_DEFAULT_MAX_DEPTH, which md_parse uses). */
 cmark_node *md_parse_depth(const char *text, size_t len, const char *path, bool escape_html,
 			   int max_depth, struct diags *d);
