@@ -337,9 +337,16 @@ static char *fn_display(const struct rst_fn *f)
 	if (f->citation)
 		return xstrdup(f->label);
 	if (f->label[0] == '*') {
+		/* docutils repeats the symbol once more every ten footnotes: the
+		 * labels of n footnotes would grow as n squared (64,000 of them,
+		 * 6,400 symbols each), so the repeats stop at RST_MAX_SYMBOL_REPEAT
+		 * (past 100 symbol footnotes: more than any document has) */
 		int k = f->number - 1;
+		int reps = k / (int)NSYM + 1;
+		if (reps > RST_MAX_SYMBOL_REPEAT)
+			reps = RST_MAX_SYMBOL_REPEAT;
 		struct buf b = BUF_INIT;
-		for (int rep = 0; rep <= k / (int)NSYM; rep++)
+		for (int rep = 0; rep < reps; rep++)
 			buf_puts(&b, fn_symbols[k % (int)NSYM]);
 		return buf_detach(&b);
 	}

@@ -9,6 +9,7 @@
 #include "path.h"
 #include "xalloc.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -285,6 +286,35 @@ static void code(struct rst_ctx *c, cmark_node *parent, struct dir *d)
 	rst_code_block(c, parent, d->content, m, lang, d->line);
 }
 
+/* A pending entry by its node, for finding a node's entries in a sorted
+ * list (in their order, which is the document's). */
+struct pend_at {
+	cmark_node *node;
+	size_t q;
+};
+
+static int cmp_pend_at(const void *a, const void *b)
+{
+	const struct pend_at *x = a, *y = b;
+	if (x->node != y->node)
+		return (uintptr_t)x->node < (uintptr_t)y->node ? -1 : 1;
+	return (x->q > y->q) - (x->q < y->q);
+}
+
+/* The first of the n entries (sorted) whose node is node, or n. */
+static size_t pend_first(const struct pend_at *v, size_t n, cmark_node *node)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if ((uintptr_t)v[mid].node < (uintptr_t)node)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && v[lo].node == node ? lo : n;
+}
+
 /* list-table: a bullet list of bullet lists → GFM table (inline cells). */
 static void list_table(struct rst_ctx *c, cmark_node *parent, struct dir *d, const struct rst_line *L,
 		       size_t i, size_t end, int depth)
@@ -315,7 +345,22 @@ static void list_table(struct rst_ctx *c, cmark_node *parent, struct dir *d, con
 		keep_literal(c, parent, L, i, end);
 		return;
 	}
-	/* The inline text of each cell is deferred: move the pending nodes. */
+	if (ncols > RST_MAX_TABLE_COLUMNS) {
+		rst_warn(c, d->line, "list-table of %d columns, more than %d: kept as text.", ncols,
+			 RST_MAX_TABLE_COLUMNS);
+		for (size_t q = p0; q < c->pend.n; q++)
+			c->pend.v[q].node = NULL; /* they point into tmp */
+		cmark_node_free(tmp);
+		keep_literal(c, parent, L, i, end);
+		return;
+	}
+	/* The inline text of each cell is deferred: move the pending nodes,
+	 * found by node in a sorted copy (not searched for each block) */
+	struct pend_at *by_node = xcalloc(c->pend.n - p0 + 1, sizeof *by_node);
+	size_t npend = 0;
+	for (size_t q = p0; q < c->pend.n; q++)
+		by_node[npend++] = (struct pend_at){c->pend.v[q].node, q};
+	qsort(by_node, npend, sizeof *by_node, cmp_pend_at);
 	int hdr = opt_get(d, "header-rows") ? atoi(opt_get(d, "header-rows")) : 0;
 	cmark_node *table = rst_add(parent, ast_table_new(ncols, NULL), d->line);
 	int r = 0;
@@ -327,17 +372,19 @@ static void list_table(struct rst_ctx *c, cmark_node *parent, struct dir *d, con
 			/* cells take inline children only: re-point the deferred text */
 			int nblocks = 0;
 			for (cmark_node *b = cmark_node_first_child(cell); b; b = cmark_node_next(b))
-				for (size_t q = p0; q < c->pend.n; q++)
-					if (c->pend.v[q].node == b) {
-						if (nblocks++) {
-							char *t = xasprintf(" %s", c->pend.v[q].text);
-							free(c->pend.v[q].text);
-							c->pend.v[q].text = t;
-						}
-						c->pend.v[q].node = tc;
+				for (size_t k = pend_first(by_node, npend, b); k < npend && by_node[k].node == b;
+				     k++) {
+					struct rst_pend *pe = &c->pend.v[by_node[k].q];
+					if (nblocks++) {
+						char *t = xasprintf(" %s", pe->text);
+						free(pe->text);
+						pe->text = t;
 					}
+					pe->node = tc;
+				}
 		}
 	}
+	free(by_node);
 	/* drop pending entries that still point into tmp */
 	for (size_t q = p0; q < c->pend.n; q++) {
 		for (cmark_node *x = c->pend.v[q].node; x; x = cmark_node_parent(x))

@@ -23,6 +23,13 @@ struct rst_line {
 	int no;      /* 1-based source line */
 };
 
+/* Columns beyond which a table is no cmark table (cmark-gfm's are quadratic
+ * in the cells of a row; Markdown's bound, MD_MAX_TABLE_CELLS, is the same):
+ * a grid or simple table is written as HTML, a list-table kept as text. */
+#define RST_MAX_TABLE_COLUMNS 256
+/* The most times a symbol footnote's label repeats its symbol (rst.c). */
+#define RST_MAX_SYMBOL_REPEAT 10
+
 /* Inline text waiting for phase 2 (all targets known). */
 struct rst_pend {
 	cmark_node *node;

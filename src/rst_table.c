@@ -103,16 +103,21 @@ static cmark_node *only_paragraph(cmark_node *box)
 static void emit(struct rst_ctx *c, cmark_node *parent, struct tcell *cells, size_t nc, int nrows, int ncols,
 		 int nhead, int line, int depth)
 {
-	size_t p0 = c->pend.n;
 	cmark_node **box = xcalloc(nc + 1, sizeof *box);
-	bool simple = ncols > 0;
+	/* the pending references each cell's body added: pend[k] to pend[k + 1] */
+	size_t *pend = xcalloc(nc + 1, sizeof *pend);
+	/* a row of more cells than a Markdown row may have is an HTML table:
+	 * cmark-gfm's tables are quadratic in the cells of a row */
+	bool simple = ncols > 0 && ncols <= RST_MAX_TABLE_COLUMNS;
 	for (size_t k = 0; k < nc; k++) {
 		box[k] = ast_custom_block("", "");
 		ast_set_line(box[k], cells[k].line);
+		pend[k] = c->pend.n;
 		rst_body(c, box[k], cells[k].lines, cells[k].n, depth + 1);
 		if (cells[k].rowspan != 1 || cells[k].colspan != 1 || !only_paragraph(box[k]))
 			simple = false;
 	}
+	pend[nc] = c->pend.n;
 	if (simple && (size_t)nrows * (size_t)ncols != nc)
 		simple = false;
 	if (simple) {
@@ -124,7 +129,9 @@ static void emit(struct rst_ctx *c, cmark_node *parent, struct tcell *cells, siz
 					      cells[k].line);
 			cmark_node *tc = row ? rst_add(row, ast_table_cell_new(), cells[k].line) : NULL;
 			cmark_node *para = cmark_node_first_child(box[k]);
-			for (size_t q = p0; q < c->pend.n && para; q++)
+			/* its own references only: a table of 60,000 cells is not
+			 * searched through for each */
+			for (size_t q = pend[k]; q < pend[k + 1] && para; q++)
 				if (c->pend.v[q].node == para)
 					c->pend.v[q].node = tc;
 		}
@@ -158,6 +165,7 @@ static void emit(struct rst_ctx *c, cmark_node *parent, struct tcell *cells, siz
 		}
 	}
 	free(box);
+	free(pend);
 }
 
 static void cells_free(struct tcell *cells, size_t n)

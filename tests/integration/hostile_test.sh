@@ -328,8 +328,10 @@ grep -q "999999" "$TMP/box/big/public/million/index.html" || fail "big: the last
 # before it, in the build and in its url-variant rule), 8,000 nested entries
 # under one long bold lead and an item of 16,000 words whose links alternate
 # with its nested entries' (each citation read, and kept, the whole shared
-# text: 300 KB made 3.3 GB of pages) must build in linear time and output: a
-# few seconds, where the quadratic ones took minutes.
+# text: 300 KB made 3.3 GB of pages), reStructuredText tables of 30,000 rows
+# and of 20,000 columns and 30,000 symbol footnotes (whose labels grew with
+# their number) must build in linear time and output: a few seconds, where
+# the quadratic ones took minutes.
 K="$TMP/box/crowds/content"
 mkdir -p "$K/pages"
 python3 - "$K" <<'EOF'
@@ -352,6 +354,12 @@ with open(os.path.join(d, "lead.md"), "w") as f:
 with open(os.path.join(d, "item.md"), "w") as f:
     f.write("# Item\n\n- " + " ".join("w%d" % i for i in range(16000)) + "\n\n" +
             "".join("  [x](https://a%d.example/) t\n\n  - [y](https://b%d.example/) u\n\n" % (i, i) for i in range(16000)))
+with open(os.path.join(d, "tables.rst"), "w") as f:
+    f.write("Tables\n======\n\n")
+    f.write("+" + "---+" * 20000 + "\n|" + " x |" * 20000 + "\n+" + "---+" * 20000 + "\n\n")
+    f.write("=====  =====\nA      B\n=====  =====\n" + "".join("%-7d*%d*\n" % (i, i) for i in range(30000)) + "=====  =====\n\n")
+    f.write(".. list-table::\n\n" + "".join("   * - a%d *x*\n     - b%d\n" % (i, i) for i in range(10000)) + "\n")
+    f.write(" ".join("[*]_" for i in range(30000)) + "\n\n" + "".join(".. [*] n%d\n" % i for i in range(30000)))
 with open(os.path.join(d, "spellings.md"), "w") as f:
     f.write("# Spellings\n\n" + "".join("- [s](https://s.example/page?utm_source=%d)\n" % i for i in range(120000)))
 for i in range(3000):
@@ -371,6 +379,9 @@ grep -q 'broken-anchor\|has no heading or target' "$TMP/out" && fail "crowds: a 
 grep -q 'https://q.example/499"' "$P/quick-reference/index.html" ||
 	fail "crowds: the quick-reference page does not reach the 500th section's link"
 [ "$(du -sk "$P" | cut -f1)" -lt 400000 ] || fail "crowds: the site is larger than 400 MB"
+for cell in '<td>29999</td>' '<td>b9999</td>' 'footnote-sym-30000'; do
+	grep -q "$cell" "$P/tables/index.html" || fail "crowds: tables/ lacks $cell"
+done
 # check's rules too (its url-variant rule counted spellings the same way)
 (cd "$TMP/box/crowds" && timeout 20 "$SSG" check >"$TMP/check" 2>&1)
 rc=$?

@@ -384,6 +384,31 @@ static void test_footnotes_and_citations(void **state)
 	done(&p);
 }
 
+/* Symbol footnotes are labelled as docutils labels them (the eleventh "**"),
+ * but a label repeats its symbol at most RST_MAX_SYMBOL_REPEAT times: past
+ * 100 footnotes their labels would grow with their number, and a document's
+ * output as its square. */
+static void test_symbol_footnote_labels(void **state)
+{
+	(void)state;
+	struct buf b = BUF_INIT;
+	for (int i = 0; i < 150; i++)
+		buf_puts(&b, "[*]_ ");
+	buf_puts(&b, "\n\n");
+	for (int i = 0; i < 150; i++)
+		buf_printf(&b, ".. [*] n%d\n", i);
+	struct parsed p = parse(buf_cstr(&b));
+	buf_free(&b);
+	assert_html_has(&p, "id=\"footnote-reference-11\" role=\"doc-noteref\"><span class=\"fn-bracket\">[</span>**<");
+	assert_html_has(&p, "id=\"footnote-reference-100\" role=\"doc-noteref\"><span class=\"fn-bracket\">[</span>"
+			    "\xe2\x99\xa3\xe2\x99\xa3\xe2\x99\xa3\xe2\x99\xa3\xe2\x99\xa3\xe2\x99\xa3\xe2\x99\xa3\xe2\x99\xa3"
+			    "\xe2\x99\xa3\xe2\x99\xa3<");
+	assert_html_has(&p, "id=\"footnote-reference-150\" role=\"doc-noteref\"><span class=\"fn-bracket\">[</span>"
+			    "\xe2\x99\xa3\xe2\x99\xa3\xe2\x99\xa3\xe2\x99\xa3\xe2\x99\xa3\xe2\x99\xa3\xe2\x99\xa3\xe2\x99\xa3"
+			    "\xe2\x99\xa3\xe2\x99\xa3<");
+	done(&p);
+}
+
 static void test_substitutions(void **state)
 {
 	(void)state;
@@ -468,6 +493,55 @@ static void test_grid_table_with_spans_falls_back(void **state)
 	p = parse("+---+---+\n| a | b |\n+---+---+\n");
 	assert_true(ast_is_table(cmark_node_first_child(p.doc)));
 	done(&p);
+}
+
+/* A row of more than RST_MAX_TABLE_COLUMNS cells is no cmark table (whose
+ * rows are quadratic in their cells): a grid table becomes an HTML table, a
+ * list-table stays text with a warning. Tables of many rows stay tables, and
+ * each cell keeps its own inline text. */
+static void test_wide_and_long_tables(void **state)
+{
+	(void)state;
+	struct buf b = BUF_INIT;
+	for (int line = 0; line < 3; line++) {
+		buf_putc(&b, '+');
+		for (int i = 0; i < 300; i++)
+			buf_puts(&b, line == 1 ? " x |" : "---+");
+		buf_putc(&b, '\n');
+	}
+	struct parsed p = parse(buf_cstr(&b));
+	assert_false(ast_is_table(cmark_node_first_child(p.doc)));
+	assert_html_has(&p, "<table class=\"docutils\">");
+	done(&p);
+	buf_reset(&b);
+	buf_puts(&b, ".. list-table::\n\n   * - a\n");
+	for (int i = 0; i < 300; i++)
+		buf_puts(&b, "     - b\n");
+	p = parse(buf_cstr(&b));
+	assert_true(has_warning(&p.d, "list-table of 301 columns, more than 256: kept as text."));
+	assert_false(ast_is_table(cmark_node_first_child(p.doc)));
+	done(&p);
+	buf_reset(&b);
+	buf_puts(&b, ".. list-table::\n   :header-rows: 1\n\n");
+	for (int i = 0; i < 5000; i++)
+		buf_printf(&b, "   * - a%d *x*\n     - b%d\n", i, i);
+	p = parse(buf_cstr(&b));
+	assert_true(ast_is_table(cmark_node_first_child(p.doc)));
+	assert_html_has(&p, "<th>a0 <em>x</em></th>");
+	assert_html_has(&p, "<td>a4999 <em>x</em></td>");
+	assert_html_has(&p, "<td>b4999</td>");
+	done(&p);
+	buf_reset(&b);
+	buf_puts(&b, "=====  =====\nA      B\n=====  =====\n");
+	for (int i = 0; i < 5000; i++)
+		buf_printf(&b, "%-7d*%d*\n", i, i);
+	buf_puts(&b, "=====  =====\n");
+	p = parse(buf_cstr(&b));
+	assert_true(ast_is_table(cmark_node_first_child(p.doc)));
+	assert_html_has(&p, "<td>4999</td>");
+	assert_html_has(&p, "<td><em>4999</em></td>");
+	done(&p);
+	buf_free(&b);
 }
 
 /* ---- robustness ------------------------------------------------------------ */
@@ -597,12 +671,14 @@ int main(void)
 		cmocka_unit_test(test_section_and_internal_references),
 		cmocka_unit_test(test_unknown_target_keeps_text),
 		cmocka_unit_test(test_footnotes_and_citations),
+		cmocka_unit_test(test_symbol_footnote_labels),
 		cmocka_unit_test(test_substitutions),
 		cmocka_unit_test(test_admonitions),
 		cmocka_unit_test(test_raw_include_unknown),
 		cmocka_unit_test(test_image_figure_contents),
 		cmocka_unit_test(test_simple_table_is_gfm),
 		cmocka_unit_test(test_grid_table_with_spans_falls_back),
+		cmocka_unit_test(test_wide_and_long_tables),
 		cmocka_unit_test(test_deep_indentation),
 		cmocka_unit_test(test_deep_lists_and_quotes),
 		cmocka_unit_test(test_no_quadratic_blowup),
