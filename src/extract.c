@@ -176,12 +176,12 @@ static char *bounded(char *s, size_t max)
 	return s;
 }
 
-/* What describing learns of a tree node, kept per node: how many citations
+/* What extraction learns of a tree node, kept per node: how many citations
  * an entry has had, and a context paragraph's title and description (made
  * once, however many nested entries ask). */
 struct node_facts {
 	cmark_node *node;
-	size_t links;
+	size_t links;       /* an entry's citations so far (number_entries: its number) */
 	bool made;
 	char *title, *desc; /* a context's; title NULL: it has no lead */
 };
@@ -586,28 +586,19 @@ static bool is_listing(cmark_node *link, cmark_node *entry)
 
 /* Number each citation's listing entry: citations of one entry node get one
  * number (the first such citation's, from 1). entries[i] is citation i's
- * node, or NULL (number 0). An open-addressed table of the nodes seen. */
+ * node, or NULL (number 0). */
 static void number_entries(struct doc *doc, cmark_node **entries)
 {
-	size_t cap = 16;
-	while (cap < 2 * doc->ncites)
-		cap *= 2;
-	struct slot {
-		cmark_node *node;
-		int number;
-	} *t = xcalloc(cap, sizeof *t);
+	struct node_table seen = {0};
 	for (size_t i = 0; i < doc->ncites; i++) {
-		cmark_node *e = entries[i];
-		if (!e)
+		if (!entries[i])
 			continue;
-		size_t h = ((uintptr_t)e >> 4) * 0x9E3779B97F4A7C15ULL >> 20 & (cap - 1);
-		while (t[h].node && t[h].node != e)
-			h = (h + 1) & (cap - 1);
-		if (!t[h].node)
-			t[h] = (struct slot){e, (int)i + 1};
-		doc->cites[i].entry = t[h].number;
+		struct node_facts *f = facts_of(&seen, entries[i]);
+		if (!f->links)
+			f->links = i + 1;
+		doc->cites[i].entry = (int)f->links;
 	}
-	free(t);
+	node_table_free(&seen);
 }
 
 /* An image's source names a file of the site: not absolute, not a fragment
