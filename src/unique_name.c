@@ -19,7 +19,7 @@ void unique_names_reserve(struct unique_names *u, const char *name)
 	hash_put(&u->taken, name, 0);
 }
 
-int unique_names_taken(const struct unique_names *u, const char *name)
+bool unique_names_taken(const struct unique_names *u, const char *name)
 {
 	return hash_get(&u->taken, name, NULL);
 }

@@ -6,6 +6,7 @@
  * 16 s). Level 0. */
 #ifndef SSG_UNIQUE_NAME_H
 #define SSG_UNIQUE_NAME_H
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "hash.h"
@@ -24,7 +25,7 @@ void unique_names_init(struct unique_names *u, int first);
  * outlive u. */
 void unique_names_reserve(struct unique_names *u, const char *name);
 /* Whether name is taken. */
-int unique_names_taken(const struct unique_names *u, const char *name);
+bool unique_names_taken(const struct unique_names *u, const char *name);
 /* base when it is free, else base-N for the smallest N >= first that is
  * free: the same name a search from `first` up would give. Takes base (a
  * heap string): returns it, or keeps or frees it and returns a new heap
