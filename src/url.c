@@ -218,19 +218,22 @@ static char *host_norm(struct str h)
 	}
 	char *s = buf_detach(&b);
 	/* until nothing changes, so that canonicalising twice changes nothing:
-	 * "www.www.x..", "www.m.youtube.com" */
+	 * "www.www.x..", "www.m.youtube.com"; the host starts `at` bytes in,
+	 * moved once at the end (a host of 300,000 "www." took 5 s moved at
+	 * each) */
+	size_t n = strlen(s), at = 0;
 	for (size_t skip = 1; skip;) {
-		size_t n = strlen(s);
-		while (n > 1 && s[n - 1] == '.' && s[0] != '[')
+		while (n - at > 1 && s[n - 1] == '.' && s[at] != '[')
 			s[--n] = '\0';
 		skip = 0;
-		if (strncmp(s, "www.", 4) == 0 && s[4])
+		if (strncmp(s + at, "www.", 4) == 0 && s[at + 4])
 			skip = 4;
-		else if (strcmp(s, "m.youtube.com") == 0)
+		else if (strcmp(s + at, "m.youtube.com") == 0)
 			skip = 2;
-		if (skip)
-			memmove(s, s + skip, n - skip + 1);
+		at += skip;
 	}
+	if (at)
+		memmove(s, s + at, n - at + 1);
 	return s;
 }
 

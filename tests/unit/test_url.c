@@ -354,6 +354,16 @@ static void test_hostile(void **state)
 		assert_true(url_is_safe(u));
 		(void)url_match_pattern(u, "example.org/*a*b*c*d");
 	}
+	/* A host of 250,000 "www." (each was stripped by moving the rest: 5 s
+	 * for 300,000), then the trailing dots it hides. */
+	strcpy(u, "http://");
+	off = strlen(u);
+	for (size_t i = 0; i < 250000; i++, off += 4)
+		memcpy(u + off, "www.", 4);
+	strcpy(u + off, "x.org.../p");
+	char *h = url_canonical(u);
+	assert_string_equal(h, "https://x.org/p"); /* http upgraded, as every URL is */
+	free(h);
 	/* A 1 MB would-be scheme. */
 	memset(u, 'j', big);
 	u[big] = ':';
