@@ -67,17 +67,59 @@ static bool image_closes(const char *p, const char *end)
 	return q + 1 < end && q[0] == ']' && q[1] == '(';
 }
 
-/* A paragraph's worth of lines (a run without blank lines) whose image
- * openers that do not close, times its links, pass
- * MD_MAX_OPEN_IMAGES_BY_LINKS: those openers written "!\\[", shown as text
- * (one warning per document). NULL when there is none. */
-static char *tame_open_images(const char *text, size_t len, const char *path, struct diags *d)
+/* What cmark-gfm 0.29.0.gfm.6 takes in the square of when a paragraph opens
+ * it many times and never closes it (each fixed upstream after this
+ * release): image openers, walked for each link closed (CVE-2023-22486), and
+ * the raw HTML openers "<?" and "<![CDATA[", each of which scans the rest of
+ * the paragraph for its end. */
+enum opener { OPEN_IMAGE, OPEN_PI, OPEN_CDATA, NOPENERS };
+
+static const struct {
+	const char *open, *close; /* raw HTML: its opener and what ends it */
+	const char *what;
+} html_openers[NOPENERS] = {
+	[OPEN_PI] = {"<?", "?>", "\"<?\" openers"},
+	[OPEN_CDATA] = {"<![CDATA[", "]]>", "\"<![CDATA[\" openers"},
+};
+
+/* Whether c opens kind k there, not escaped, and never closes (for raw
+ * HTML: after its kind's last end in the run, from `after` on). */
+static bool unclosed(enum opener k, const char *c, const char *run, const char *p,
+		     const char *after)
+{
+	if (c > run && c[-1] == '\\')
+		return false;
+	if (k == OPEN_IMAGE)
+		return c + 1 < p && c[0] == '!' && c[1] == '[' && !image_closes(c, p);
+	size_t n = strlen(html_openers[k].open);
+	return c >= after && (size_t)(p - c) >= n && !memcmp(c, html_openers[k].open, n);
+}
+
+/* Where the last end of raw HTML kind k in [run, p) finishes (run: none). */
+static const char *after_last_close(enum opener k, const char *run, const char *p)
+{
+	const char *close = html_openers[k].close, *after = run;
+	size_t n = strlen(close);
+	for (const char *c = run; c + n <= p; c++)
+		if (!memcmp(c, close, n))
+			after = c + n;
+	return after;
+}
+
+/* A paragraph's worth of lines (a run without blank lines) where such
+ * openers would cost more than MD_MAX_OPEN_IMAGES_BY_LINKS (image openers
+ * that never close, times the links) or MD_MAX_OPEN_HTML_SCAN (raw HTML
+ * openers that never close, times the run's bytes): those openers are
+ * escaped, shown as text, with a warning (one per document and kind). NULL
+ * when there is none. */
+static char *tame_unclosed(const char *text, size_t len, const char *path, struct diags *d)
 {
 	struct buf out = BUF_INIT;
 	size_t done = 0; /* text[0..done) is in out */
 	const char *end = text + len;
 	const char *run = text;
 	int line = 1, run_line = 1;
+	bool warned[NOPENERS] = {false};
 	while (run < end) {
 		/* the run: lines up to a blank one (or the end) */
 		const char *p = run;
@@ -93,26 +135,50 @@ static char *tame_open_images(const char *text, size_t len, const char *path, st
 			if (blank || !nl)
 				break;
 		}
-		size_t open = 0, links = 0;
+		const char *after[NOPENERS] = {run, run, run};
+		size_t open[NOPENERS] = {0}, links = 0;
+		bool tame[NOPENERS] = {false}, any = false;
+		for (int k = OPEN_PI; k < NOPENERS; k++)
+			if (memmem(run, (size_t)(p - run), html_openers[k].open, strlen(html_openers[k].open)))
+				after[k] = after_last_close((enum opener)k, run, p);
 		for (const char *c = run; c + 1 < p; c++) {
-			if (c[0] == '!' && c[1] == '[' && (c == run || c[-1] != '\\') && !image_closes(c, p))
-				open++;
-			else if (c[0] == ']' && c[1] == '(')
-				links++;
+			if (c[0] == ']')
+				links += c[1] == '(';
+			else if (c[0] == '!')
+				open[OPEN_IMAGE] += unclosed(OPEN_IMAGE, c, run, p, run);
+			else if (c[0] == '<')
+				for (int k = OPEN_PI; k < NOPENERS; k++)
+					open[k] += unclosed((enum opener)k, c, run, p, after[k]);
 		}
-		if (open && links && open * links > MD_MAX_OPEN_IMAGES_BY_LINKS) {
-			if (!out.p)
+		tame[OPEN_IMAGE] = open[OPEN_IMAGE] && links &&
+				   open[OPEN_IMAGE] * links > MD_MAX_OPEN_IMAGES_BY_LINKS;
+		for (int k = OPEN_PI; k < NOPENERS; k++)
+			tame[k] = open[k] * (size_t)(p - run) > MD_MAX_OPEN_HTML_SCAN;
+		for (int k = 0; k < NOPENERS; k++) {
+			any |= tame[k];
+			if (!tame[k] || warned[k])
+				continue;
+			warned[k] = true;
+			if (k == OPEN_IMAGE)
 				diag_addc(d, SEV_WARNING, "too-many-brackets", path, run_line, 0,
 					  "%zu image openers that never close, among %zu links in one "
 					  "paragraph: the openers are shown as text",
-					  open, links);
+					  open[k], links);
+			else
+				diag_addc(d, SEV_WARNING, "too-many-brackets", path, run_line, 0,
+					  "%zu %s that never close in one paragraph: shown as text",
+					  open[k], html_openers[k].what);
+		}
+		if (any) {
 			buf_put(&out, text + done, (size_t)(run - (text + done)));
 			for (const char *c = run; c < p; c++) {
-				if (c + 1 < p && c[0] == '!' && c[1] == '[' &&
-				    (c == run || c[-1] != '\\') && !image_closes(c, p)) {
-					buf_puts(&out, "!\\");
+				if (tame[OPEN_IMAGE] && unclosed(OPEN_IMAGE, c, run, p, run)) {
+					buf_puts(&out, "!\\"); /* then the '[' */
 					continue;
 				}
+				if ((tame[OPEN_PI] && unclosed(OPEN_PI, c, run, p, after[OPEN_PI])) ||
+				    (tame[OPEN_CDATA] && unclosed(OPEN_CDATA, c, run, p, after[OPEN_CDATA])))
+					buf_putc(&out, '\\'); /* then the '<' */
 				buf_putc(&out, *c);
 			}
 			done = (size_t)(p - text);
@@ -132,7 +198,7 @@ cmark_node *md_parse_depth(const char *text, size_t len, const char *path, bool 
 {
 	int opts = CMARK_OPT_DEFAULT | CMARK_OPT_FOOTNOTES | CMARK_OPT_VALIDATE_UTF8;
 	char *tamed = tame_wide_rows(text, len, path, d);
-	char *open = tame_open_images(tamed ? tamed : text, tamed ? strlen(tamed) : len, path, d);
+	char *open = tame_unclosed(tamed ? tamed : text, tamed ? strlen(tamed) : len, path, d);
 	if (open) {
 		free(tamed);
 		tamed = open;
