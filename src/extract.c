@@ -9,6 +9,7 @@
 #include "path.h"
 #include "url_memo.h"
 #include "unique_name.h"
+#include "utf8.h"
 #include "xalloc.h"
 
 #include <ctype.h>
@@ -148,33 +149,6 @@ static bool url_like(const char *label, const char *url)
 	       !strncmp(label, "www.", 4);
 }
 
-/* Longest title and description a citation keeps, in bytes: a longer one is
- * cut at a space (else between UTF-8 characters) and ends in "…". Without a
- * bound, one long lead shared by thousands of nested entries made output the
- * square of the input (a document of 300 KB, 3.3 GB of pages). Well above
- * what resource lists write (the portal's longest: 121 and 289 bytes). */
-#define EXTRACT_TITLE_MAX 300
-#define EXTRACT_DESC_MAX 1000
-
-static char *bounded(char *s, size_t max)
-{
-	size_t n = strlen(s);
-	if (n <= max)
-		return s;
-	size_t cut_at = max - 3; /* room for the ellipsis */
-	size_t space = cut_at;
-	while (space > cut_at / 2 && s[space] != ' ')
-		space--;
-	if (s[space] == ' ')
-		cut_at = space;
-	else
-		while (cut_at > 0 && ((unsigned char)s[cut_at] & 0xC0) == 0x80)
-			cut_at--;
-	while (cut_at > 0 && s[cut_at - 1] == ' ')
-		cut_at--;
-	memcpy(s + cut_at, "\xe2\x80\xa6", 4);
-	return s;
-}
 
 /* What extraction learns of a tree node, kept per node: how many citations
  * an entry has had, and a context paragraph's title and description (made
@@ -353,7 +327,7 @@ static void describe_plain(struct citation *c)
 		free(t);
 		t = xstrdup(c->url);
 	}
-	c->title = bounded(t, EXTRACT_TITLE_MAX);
+	c->title = utf8_bound(t, EXTRACT_TITLE_MAX);
 	c->desc = NULL;
 }
 
@@ -385,8 +359,8 @@ static bool context_names(struct node_table *contexts, cmark_node *ctx, char **t
 			}
 			free(ct);
 			/* as describe leaves them: each nested entry copies no more */
-			f->title = bounded(f->title, EXTRACT_TITLE_MAX);
-			f->desc = bounded(squeeze_in_place(buf_detach(&b)), EXTRACT_DESC_MAX);
+			f->title = utf8_bound(f->title, EXTRACT_TITLE_MAX);
+			f->desc = utf8_bound(squeeze_in_place(buf_detach(&b)), EXTRACT_DESC_MAX);
 		}
 	}
 	if (!f->title)
@@ -438,9 +412,9 @@ static void describe(struct citation *c, cmark_node *link, const char *prev_titl
 		free(t);
 		t = xstrdup(c->url);
 	}
-	c->title = bounded(t, EXTRACT_TITLE_MAX);
+	c->title = utf8_bound(t, EXTRACT_TITLE_MAX);
 	if (*desc)
-		c->desc = bounded(squeeze_in_place(desc), EXTRACT_DESC_MAX);
+		c->desc = utf8_bound(squeeze_in_place(desc), EXTRACT_DESC_MAX);
 	else {
 		c->desc = NULL;
 		free(desc);
@@ -513,13 +487,22 @@ static void add_heading(struct doc *doc, cmark_node *n, size_t *cap, struct head
 			h->parent = (int)hs->last[l];
 	if (h->level >= 1 && h->level < 7)
 		hs->last[h->level] = (long)doc->nheadings;
-	/* unique id: GitHub appends -1, -2, … to repeats */
+	/* unique id: GitHub appends -1, -2, … to repeats; made from the whole
+	 * text, then bounded with it */
 	char *base = slug_github(h->text);
 	if (!*base) {
 		free(base);
 		base = xstrdup("section");
 	}
+	size_t cut = strlen(base);
+	if (cut > EXTRACT_ID_MAX) {
+		cut = EXTRACT_ID_MAX;
+		while (cut > 0 && ((unsigned char)base[cut] & 0xC0) == 0x80)
+			cut--;
+		base[cut] = '\0';
+	}
 	h->id = unique_name_take(&hs->ids, base);
+	h->text = utf8_bound(h->text, EXTRACT_TITLE_MAX);
 	doc->nheadings++;
 }
 

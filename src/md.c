@@ -4,6 +4,7 @@
 #include "ast.h"
 #include "buf.h"
 #include "sanitize.h"
+#include "utf8.h"
 #include "xalloc.h"
 
 #include <cmark-gfm-extension_api.h>
@@ -355,7 +356,22 @@ void md_make_safe(cmark_node *doc, const char *path, bool escape_html, struct di
 			html[nhtml++] = n;
 		} else if (t == CMARK_NODE_LINK || t == CMARK_NODE_IMAGE) {
 			const char *url = cmark_node_get_url(n);
-			if (url && *url && !sanitize_url_ok(url, strlen(url))) {
+			const char *title = cmark_node_get_title(n);
+			/* a reference definition gives its target and title to every
+			 * link that names it: a long one, named thousands of times,
+			 * would be copied into the page (and the resources) each time */
+			if (title && strlen(title) > MD_MAX_LINK_TITLE) {
+				char *cut = utf8_bound(xstrdup(title), MD_MAX_LINK_TITLE);
+				cmark_node_set_title(n, cut);
+				free(cut);
+			}
+			if (url && strlen(url) > MD_MAX_URL) {
+				diag_addc(d, SEV_WARNING, "unsafe-url", path, ast_line(n),
+					  cmark_node_get_start_column(n),
+					  "%s target longer than %d bytes removed",
+					  t == CMARK_NODE_LINK ? "link" : "image", MD_MAX_URL);
+				cmark_node_set_url(n, "");
+			} else if (url && *url && !sanitize_url_ok(url, strlen(url))) {
 				char *shown = shown_url(url);
 				diag_addc(d, SEV_WARNING, "unsafe-url", path, ast_line(n),
 					  cmark_node_get_start_column(n),

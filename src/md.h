@@ -30,6 +30,12 @@ cmark_node *md_parse(const char *text, size_t len, const char *path, bool escape
  * each scanning the rest of its paragraph: their count times the
  * paragraph's bytes ("<?" 80,000 times took 3.9 s, "<![CDATA[" 17.5 s). */
 #define MD_MAX_OPEN_HTML_SCAN 50000000
+/* A link's or image's target longer than this is removed (a warning says
+ * so), its title cut to MD_MAX_LINK_TITLE bytes: a reference definition
+ * lends both to every link naming it. Far above real URLs (browsers and
+ * sitemaps draw the line near 2,000). */
+#define MD_MAX_URL 8192
+#define MD_MAX_LINK_TITLE 1000
 /* md_parse with a nesting limit (0: MD_DEFAULT_MAX_DEPTH, which md_parse uses). */
 cmark_node *md_parse_depth(const char *text, size_t len, const char *path, bool escape_html,
 			   int max_depth, struct diags *d);

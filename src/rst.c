@@ -570,6 +570,7 @@ cmark_node *rst_parse(const char *text, size_t len, const char *path, const stru
 		c.opt = *opt;
 	if (c.opt.max_depth <= 0)
 		c.opt.max_depth = 64;
+	c.subst_left = len > RST_SUBST_BUDGET / 2 ? 2 * len : RST_SUBST_BUDGET;
 	size_t n = 0;
 	struct rst_line *L = normalise(&c, text ? text : "", text ? len : 0, &n);
 	cmark_node *doc = ast_node_new(CMARK_NODE_DOCUMENT);

@@ -426,19 +426,30 @@ static void substitution(struct il *p, size_t a, size_t b, int refend, size_t po
 			target = link;
 		}
 	}
+	size_t cost = sd && sd->val ? strlen(sd->val) : 0;
 	if (!sd) {
 		rst_warn(p->c, line_of(p, pos), "Undefined substitution referenced: \"%s\".", name);
 		put_text(p->parent, p->s, a - 1, b + 1 + (size_t)refend, true);
+	} else if (cost > p->c->subst_left) {
+		if (!p->c->subst_spent)
+			rst_warn(p->c, line_of(p, pos),
+				 "Substitutions expand to more than %zu bytes in this document: "
+				 "\"%s\" and the ones after it are left as written.",
+				 p->c->subst_left + cost, name);
+		p->c->subst_spent = true;
+		put_text(target, p->s, a - 1, b + 1 + (size_t)refend, true);
 	} else if (sd->busy || p->c->subst_depth > 8) {
 		rst_warn(p->c, line_of(p, pos), "Circular substitution definition referenced: \"%s\".", name);
 		ast_append(target, ast_text(name));
 	} else if (sd->kind == RST_S_IMAGE) {
+		p->c->subst_left -= cost;
 		cmark_node *img = ast_node_new(CMARK_NODE_IMAGE);
 		ast_set_line(img, line_of(p, pos)); /* for the unsafe-URL warning */
 		cmark_node_set_url(img, sd->val);
 		ast_append(img, ast_text(sd->alt ? sd->alt : name));
 		ast_append(target, img);
 	} else {
+		p->c->subst_left -= cost;
 		sd->busy = true;
 		p->c->subst_depth++;
 		char *val = xstrdup(sd->val);

@@ -27,6 +27,11 @@ struct rst_line {
  * in the cells of a row; Markdown's bound, MD_MAX_TABLE_CELLS, is the same):
  * a grid or simple table is written as HTML, a list-table kept as text. */
 #define RST_MAX_TABLE_COLUMNS 256
+/* What substitutions may expand to in one document: this, or twice the
+ * document, whichever is more. A substitution used thousands of times
+ * repeats its text each time (20 KB used 4,000 times: 80 MB of text); past
+ * the budget references are left as written, with a warning. */
+#define RST_SUBST_BUDGET (1 << 20)
 /* The most times a symbol footnote's label repeats its symbol (rst.c). */
 #define RST_MAX_SYMBOL_REPEAT 10
 
@@ -103,6 +108,8 @@ struct rst_ctx {
 	RST_VEC(cmark_node *) headings;
 	int anon_refs;
 	int subst_depth;
+	size_t subst_left;          /* bytes substitutions may still expand to */
+	bool subst_spent;           /* and the warning that they may not, given */
 	RST_VEC(struct rst_toc) contents;     /* contents directive placeholders */
 	int nwarnings;              /* given so far; capped at RST_MAX_WARNINGS */
 };

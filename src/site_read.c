@@ -13,6 +13,7 @@
 #include "html.h"
 #include "path.h"
 #include "pool.h"
+#include "utf8.h"
 #include "reader.h"
 #include "source.h"
 #include "xalloc.h"
@@ -137,8 +138,10 @@ static size_t read_doc(struct read_job *j, size_t i, struct buf *entry)
 	d->tree = reader_parse(&src, &s->cfg, &d->diags);
 	source_free(&src);
 	extract_doc(d);
+	/* bounded as a heading is (extract.h): a title is shown on every page
+	 * that lists or cites the document */
 	if (d->meta.title && *d->meta.title)
-		d->title = xstrdup(d->meta.title);
+		d->title = utf8_bound(xstrdup(d->meta.title), EXTRACT_TITLE_MAX);
 	else if (d->nheadings)
 		d->title = xstrdup(d->headings[0].text);
 	if (!d->title || !*d->title) {

@@ -408,3 +408,23 @@ char *utf8_clean(const char *in, size_t n, size_t *out_len, const char *path, st
 		*out_len = c.out.n;
 	return buf_detach(&c.out);
 }
+
+char *utf8_bound(char *s, size_t max)
+{
+	size_t n = strlen(s);
+	if (n <= max)
+		return s;
+	size_t cut_at = max - 3; /* room for the ellipsis */
+	size_t space = cut_at;
+	while (space > cut_at / 2 && s[space] != ' ')
+		space--;
+	if (s[space] == ' ')
+		cut_at = space;
+	else
+		while (cut_at > 0 && ((unsigned char)s[cut_at] & 0xC0) == 0x80)
+			cut_at--;
+	while (cut_at > 0 && s[cut_at - 1] == ' ')
+		cut_at--;
+	memcpy(s + cut_at, "\xe2\x80\xa6", 4);
+	return s;
+}

@@ -60,4 +60,9 @@ int utf8_decode(const char *s, size_t n, uint32_t *cp);
  * the length. */
 int utf8_encode(uint32_t cp, char out[4]);
 
+/* s (a heap string) cut to at most max bytes (max >= 8) when longer: at
+ * the last space of its second half, else between UTF-8 characters, then
+ * ending in "…". In place; returns s. */
+char *utf8_bound(char *s, size_t max);
+
 #endif

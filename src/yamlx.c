@@ -225,7 +225,7 @@ int yamlx_get_strlist(const struct yamlx *y, ynode n, const char *what, char ***
 		v = xgrow(v, &cap, 2, sizeof *v);
 		v[cnt++] = xstrdup(yamlx_scalar(y, n));
 	} else if (yamlx_kind(y, n) == Y_SEQ) {
-		size_t len = yamlx_len(y, n);
+		size_t len = yamlx_len(y, n), bytes = 0;
 		v = xgrow(v, &cap, len + 1, sizeof *v);
 		for (size_t i = 0; i < len; i++) {
 			ynode it = yamlx_item(y, n, i);
@@ -233,6 +233,14 @@ int yamlx_get_strlist(const struct yamlx *y, ynode n, const char *what, char ***
 			if (!s) {
 				yamlx_error(y, it, d, "items of '%s' must be strings", what);
 				continue;
+			}
+			/* an alias repeats its anchor's text for a few bytes each:
+			 * a list of them would be the square of its source */
+			bytes += strlen(s);
+			if (bytes > YAMLX_MAX_LIST_BYTES) {
+				yamlx_error(y, it, d, "'%s' holds more than %d bytes of text: the rest is left out",
+					    what, YAMLX_MAX_LIST_BYTES);
+				break;
 			}
 			v[cnt++] = xstrdup(s);
 		}

@@ -44,7 +44,11 @@ const char *yamlx_kind_name(enum ykind k);
 int yamlx_get_str(const struct yamlx *y, ynode n, const char *what, char **out, struct diags *d);
 int yamlx_get_bool(const struct yamlx *y, ynode n, const char *what, bool *out, struct diags *d);
 int yamlx_get_int(const struct yamlx *y, ynode n, const char *what, long *out, struct diags *d);
-/* A string or a sequence of strings into a NULL-terminated array. */
+/* The most text a list of strings may hold (YAML aliases let a few bytes
+ * stand for a long anchor, again and again). */
+#define YAMLX_MAX_LIST_BYTES (1 << 20)
+/* A string or a sequence of strings into a NULL-terminated array; past
+ * YAMLX_MAX_LIST_BYTES of text, an error and the rest left out. */
 int yamlx_get_strlist(const struct yamlx *y, ynode n, const char *what, char ***out, size_t *count,
 		      struct diags *d);
 /* Record `path:line:col: error: ...` at node n. */

@@ -330,8 +330,11 @@ grep -q "999999" "$TMP/box/big/public/million/index.html" || fail "big: the last
 # with its nested entries' (each citation read, and kept, the whole shared
 # text: 300 KB made 3.3 GB of pages), reStructuredText tables of 30,000 rows
 # and of 20,000 columns and 30,000 symbol footnotes (whose labels grew with
-# their number) must build in linear time and output: a few seconds, where
-# the quadratic ones took minutes.
+# their number), a 40 KB title, heading and id over 2,000 citations, a 40 KB
+# reference target and title named 2,000 times, a host of 300,000 "www.",
+# 80,000 "<?" and 40,000 "<![CDATA[" left open and a 40 KB substitution
+# used 4,000 times must build in linear time and output: a few seconds,
+# where the quadratic ones took minutes or failed.
 K="$TMP/box/crowds/content"
 mkdir -p "$K/pages"
 python3 - "$K" <<'EOF'
@@ -360,6 +363,16 @@ with open(os.path.join(d, "tables.rst"), "w") as f:
     f.write("=====  =====\nA      B\n=====  =====\n" + "".join("%-7d*%d*\n" % (i, i) for i in range(30000)) + "=====  =====\n\n")
     f.write(".. list-table::\n\n" + "".join("   * - a%d *x*\n     - b%d\n" % (i, i) for i in range(10000)) + "\n")
     f.write(" ".join("[*]_" for i in range(30000)) + "\n\n" + "".join(".. [*] n%d\n" % i for i in range(30000)))
+L = "t" + "x" * 40000
+with open(os.path.join(d, "long.md"), "w") as f:
+    f.write("---\ntitle: " + L + "\n---\n# " + L + "\n\n## " + L + "\n\n" +
+            "".join("- [r%d](https://long%d.example/) d\n" % (i, i) for i in range(2000)) +
+            "".join("- [u][u] and [v][v]\n" for i in range(2000)) +
+            "\n[u]: https://u.example/" + L + "\n[v]: https://v.example/ \"" + L + "\"\n\n" +
+            "<http://" + "www." * 300000 + "w.example/>\n\na " + "<?" * 80000 + "\n\na " +
+            "<![CDATA[" * 40000 + "\n")
+with open(os.path.join(d, "subst.rst"), "w") as f:
+    f.write("Subst\n=====\n\n" + "x |s| y\n\n" * 4000 + ".. |s| replace:: " + L + "\n")
 with open(os.path.join(d, "spellings.md"), "w") as f:
     f.write("# Spellings\n\n" + "".join("- [s](https://s.example/page?utm_source=%d)\n" % i for i in range(120000)))
 for i in range(3000):
@@ -382,6 +395,17 @@ grep -q 'https://q.example/499"' "$P/quick-reference/index.html" ||
 for cell in '<td>29999</td>' '<td>b9999</td>' 'footnote-sym-30000'; do
 	grep -q "$cell" "$P/tables/index.html" || fail "crowds: tables/ lacks $cell"
 done
+# a front-matter list of 2,000 aliases of a 40 KB anchor: an error, the
+# list cut at 1 MB (it was copied whole, and each unknown topic named)
+mkdir -p "$TMP/box/alias/content"
+python3 -c "
+L = 't' + 'x' * 40000
+open('$TMP/box/alias/content/alias.md', 'w').write('---\nx: &a ' + L + '\ntopics: [' + ', '.join(['*a'] * 2000) + ']\n---\n# Alias\n')
+"
+build alias 300000 20
+grep -q "content/alias.md:[0-9]*:[0-9]*: error: 'topics' holds more than 1048576 bytes" "$TMP/out" ||
+	fail "alias: a front-matter list of aliases past the bound is not reported"
+[ "$(wc -c <"$TMP/out")" -lt 3000000 ] || fail "alias: more than 3 MB of diagnostics"
 # check's rules too (its url-variant rule counted spellings the same way)
 (cd "$TMP/box/crowds" && timeout 20 "$SSG" check >"$TMP/check" 2>&1)
 rc=$?

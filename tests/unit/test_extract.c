@@ -192,6 +192,38 @@ static void test_shared_context_bounded(void **state)
 	doc_free(&d);
 }
 
+/* A heading's text is repeated for every citation under it (its section),
+ * its id in every record of them: the text is bounded as a title, the id
+ * at EXTRACT_ID_MAX (between characters, no ellipsis), the heading itself
+ * left whole in the document. */
+static void test_long_heading_bounded(void **state)
+{
+	(void)state;
+	struct buf b = BUF_INIT;
+	buf_puts(&b, "# T\n## ");
+	for (int i = 0; i < 5000; i++)
+		buf_puts(&b, "\xc3\xa9t\xc3\xa9 ");
+	buf_puts(&b, "\n- [a](https://a.org/)\n## ");
+	for (int i = 0; i < 5000; i++)
+		buf_puts(&b, "\xc3\xa9t\xc3\xa9 ");
+	buf_puts(&b, "\n");
+	struct doc d;
+	load(&d, buf_cstr(&b), false);
+	buf_free(&b);
+	assert_int_equal(d.nheadings, 3);
+	const struct heading *h = &d.headings[1];
+	assert_true(strlen(h->text) <= EXTRACT_TITLE_MAX);
+	assert_string_equal(h->text + strlen(h->text) - 3, "\xe2\x80\xa6");
+	assert_true(strlen(h->id) <= EXTRACT_ID_MAX);
+	assert_true(!strncmp(h->id, "\xc3\xa9t\xc3\xa9-\xc3\xa9t\xc3\xa9-", 12));
+	/* a whole character at the cut, and the repeat told apart after it */
+	assert_true(((unsigned char)h->id[strlen(h->id) - 1] & 0xC0) != 0xC0);
+	assert_int_equal(strlen(d.headings[2].id), strlen(h->id) + 2);
+	assert_string_equal(d.headings[2].id + strlen(h->id), "-1");
+	assert_int_equal(d.cites[0].heading, 1);
+	doc_free(&d);
+}
+
 static void test_same_tree_both_formats(void **state)
 {
 	(void)state;
@@ -375,6 +407,7 @@ int main(void)
 		cmocka_unit_test(test_rst_shapes),
 		cmocka_unit_test(test_headings_and_internal_links),
 		cmocka_unit_test(test_heading_ids_and_parents),
+		cmocka_unit_test(test_long_heading_bounded),
 		cmocka_unit_test(test_same_tree_both_formats),
 		cmocka_unit_test(test_crowded_entry),
 		cmocka_unit_test(test_shared_context_bounded),

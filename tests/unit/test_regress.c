@@ -307,6 +307,37 @@ static void test_md_open_raw_html(void **state)
 	buf_free(&b);
 }
 
+/* A reference definition lends its target and title to every link naming
+ * it: one of 20 KB named 2,000 times made 80 MB. A target past MD_MAX_URL is
+ * removed (a warning per link), a title cut to MD_MAX_LINK_TITLE. */
+static void test_md_long_reference(void **state)
+{
+	(void)state;
+	ast_init();
+	struct buf b = BUF_INIT;
+	for (int i = 0; i < 3; i++)
+		buf_puts(&b, "- [r][u] and [s][t]\n");
+	buf_puts(&b, "\n[u]: https://x.org/");
+	for (int i = 0; i < 20000; i++)
+		buf_putc(&b, 'p');
+	buf_puts(&b, "\n[t]: https://y.org/ \"");
+	for (int i = 0; i < 5000; i++)
+		buf_puts(&b, "ti ");
+	buf_puts(&b, "\"\n");
+	struct diags d = DIAGS_INIT;
+	cmark_node *doc = md_parse(b.p, b.n, "r.md", false, &d);
+	char *html = cmark_render_html(doc, CMARK_OPT_DEFAULT, ast_extensions());
+	assert_int_equal(count_code(&d, "unsafe-url"), 3);
+	assert_non_null(strstr(d.v[0].msg, "longer than 8192 bytes removed"));
+	assert_null(strstr(html, "pppp"));
+	assert_non_null(strstr(html, "href=\"https://y.org/\""));
+	assert_true(strlen(html) < 3 * (MD_MAX_LINK_TITLE + 200) + 1000);
+	free(html);
+	cmark_node_free(doc);
+	diags_free(&d);
+	buf_free(&b);
+}
+
 /* Within the limit nothing changes and nothing is reported. */
 static void test_md_nesting_within_limit(void **state)
 {
@@ -622,6 +653,7 @@ int main(void)
 		cmocka_unit_test(test_md_wide_table),
 		cmocka_unit_test(test_md_open_images),
 		cmocka_unit_test(test_md_open_raw_html),
+		cmocka_unit_test(test_md_long_reference),
 		cmocka_unit_test(test_md_unsafe_url_message_one_line),
 		cmocka_unit_test(test_rst_warning_flood_capped),
 		cmocka_unit_test(test_rst_deep_nesting),

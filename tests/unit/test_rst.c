@@ -409,6 +409,34 @@ static void test_symbol_footnote_labels(void **state)
 	done(&p);
 }
 
+/* A substitution used thousands of times repeats its text each time: past
+ * the document's budget (RST_SUBST_BUDGET, or twice the document) the
+ * references are left as written, with one warning. */
+static void test_substitution_budget(void **state)
+{
+	(void)state;
+	struct buf b = BUF_INIT;
+	for (int i = 0; i < 4000; i++)
+		buf_puts(&b, "x |s| y\n\n");
+	buf_puts(&b, ".. |s| replace:: ");
+	for (int i = 0; i < 2000; i++)
+		buf_puts(&b, "long ");
+	buf_puts(&b, "\n");
+	struct parsed p = parse(buf_cstr(&b));
+	buf_free(&b);
+	assert_true(has_warning(&p.d, "Substitutions expand to more than"));
+	size_t warned = 0;
+	for (size_t i = 0; i < p.d.n; i++)
+		warned += strstr(p.d.v[i].msg, "Substitutions expand") != NULL;
+	assert_int_equal(warned, 1);
+	char *html = cmark_render_html(p.doc, CMARK_OPT_DEFAULT, ast_extensions());
+	assert_true(strlen(html) < 3 * (1 << 20));
+	assert_non_null(strstr(html, "x |s| y"));
+	assert_non_null(strstr(html, "x long long"));
+	free(html);
+	done(&p);
+}
+
 static void test_substitutions(void **state)
 {
 	(void)state;
@@ -672,6 +700,7 @@ int main(void)
 		cmocka_unit_test(test_unknown_target_keeps_text),
 		cmocka_unit_test(test_footnotes_and_citations),
 		cmocka_unit_test(test_symbol_footnote_labels),
+		cmocka_unit_test(test_substitution_budget),
 		cmocka_unit_test(test_substitutions),
 		cmocka_unit_test(test_admonitions),
 		cmocka_unit_test(test_raw_include_unknown),

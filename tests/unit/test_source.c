@@ -1,6 +1,8 @@
 /* source: front matter, format sniffing, discovery order; path: slugs and
  * path safety. */
 #include "testutil.h"
+#include "buf.h"
+#include "yamlx.h"
 #include "path.h"
 #include "source.h"
 
@@ -61,6 +63,40 @@ static void test_front_matter_errors(void **state)
 	assert_non_null(strstr(d.v[0].msg, "unknown front-matter key 'titel'"));
 	assert_int_equal(d.v[1].line, 3);
 	assert_int_equal(d.v[1].sev, SEV_ERROR);
+	source_free(&s);
+	diags_free(&d);
+	unlink(p);
+	free(p);
+}
+
+/* A YAML alias repeats its anchor's text for a few bytes: topics listing a
+ * 20 KB anchor 1,000 times stop at YAMLX_MAX_LIST_BYTES, with an error,
+ * instead of copying 20 MB. */
+static void test_front_matter_alias_bounded(void **state)
+{
+	(void)state;
+	struct buf b = BUF_INIT;
+	buf_puts(&b, "---\nx: &a t");
+	for (int i = 0; i < 20000; i++)
+		buf_putc(&b, 'x');
+	buf_puts(&b, "\ntopics: [");
+	for (int i = 0; i < 1000; i++)
+		buf_puts(&b, i ? ", *a" : "*a");
+	buf_puts(&b, "]\n---\nbody\n");
+	char *p = write_tmp(buf_cstr(&b));
+	buf_free(&b);
+	struct source s;
+	struct diags d = DIAGS_INIT;
+	assert_int_equal(source_load(p, "content/alias.md", 0, &s, &d), 0);
+	size_t bytes = 0;
+	for (size_t i = 0; i < s.meta.ntopics; i++)
+		bytes += strlen(s.meta.topics[i]);
+	assert_true(s.meta.ntopics > 0 && s.meta.ntopics < 1000);
+	assert_true(bytes <= YAMLX_MAX_LIST_BYTES);
+	bool said = false;
+	for (size_t i = 0; i < d.n; i++)
+		said |= d.v[i].sev == SEV_ERROR && strstr(d.v[i].msg, "'topics' holds more than") != NULL;
+	assert_true(said);
 	source_free(&s);
 	diags_free(&d);
 	unlink(p);
@@ -189,6 +225,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_front_matter),
 		cmocka_unit_test(test_front_matter_errors),
+		cmocka_unit_test(test_front_matter_alias_bounded),
 		cmocka_unit_test(test_sniff_seeds),
 		cmocka_unit_test(test_binary_and_size_refused),
 		cmocka_unit_test(test_discover_sorted),
