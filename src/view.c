@@ -79,12 +79,36 @@ static void add_breadcrumb_topics(const struct site *s, struct val *list, int t,
 	free(dir);
 }
 
-static struct val *nav_tree(const struct site *s, int parent, int current, const char *root)
+/* The topics by parent, each parent's in topic order: kids[first[p + 1]] to
+ * kids[first[p + 2]] are topic p's children (p = -1: the top level). */
+struct topic_kids {
+	size_t *first, *kids;
+};
+
+static void topic_kids_make(const struct site *s, struct topic_kids *k)
+{
+	size_t n = s->ntopics;
+	k->first = xcalloc(n + 3, sizeof *k->first);
+	k->kids = xcalloc(n + 1, sizeof *k->kids);
+	for (size_t i = 0; i < n; i++)
+		k->first[(size_t)(s->topics[i].parent + 1) + 1]++;
+	for (size_t p = 1; p < n + 2; p++)
+		k->first[p] += k->first[p - 1];
+	size_t *at = xcalloc(n + 2, sizeof *at);
+	memcpy(at, k->first, (n + 2) * sizeof *at);
+	for (size_t i = 0; i < n; i++)
+		k->kids[at[s->topics[i].parent + 1]++] = i;
+	free(at);
+}
+
+static struct val *nav_level(const struct site *s, const struct topic_kids *k, int parent,
+			     int current, const char *root)
 {
 	struct val *list = val_list();
-	for (size_t i = 0; i < s->ntopics; i++) {
+	for (size_t j = k->first[parent + 1]; j < k->first[parent + 2]; j++) {
+		size_t i = k->kids[j];
 		const struct topic *t = &s->topics[i];
-		if (t->parent != parent || (t->unsorted && !t->nresources))
+		if (t->unsorted && !t->nresources)
 			continue;
 		char *dir = view_topic_dir(s, i);
 		struct val *m = val_push(list, link_val(root, t->title, dir));
@@ -92,10 +116,23 @@ static struct val *nav_tree(const struct site *s, int parent, int current, const
 		/* no count: the tree is on every page (a topic's count is on its
 		 * own page and on the home page) */
 		val_setk_bool(m, "current", (int)i == current);
-		struct val *kids = nav_tree(s, (int)i, current, root);
+		struct val *kids = nav_level(s, k, (int)i, current, root);
 		val_setk_bool(m, "has_children", kids->n > 0);
 		val_setk(m, "children", kids);
 	}
+	return list;
+}
+
+/* The topic tree below parent, each level read from a list of children
+ * (every topic's page has a tree of its own: looking for each topic's
+ * children among all topics made a site of 4,000 topics cubic). */
+static struct val *nav_tree(const struct site *s, int parent, int current, const char *root)
+{
+	struct topic_kids k;
+	topic_kids_make(s, &k);
+	struct val *list = nav_level(s, &k, parent, current, root);
+	free(k.first);
+	free(k.kids);
 	return list;
 }
 
