@@ -88,7 +88,12 @@ static const struct {
 static bool unclosed(enum opener k, const char *c, const char *run, const char *p,
 		     const char *after)
 {
-	if (c > run && c[-1] == '\\')
+	/* escaped: after an odd number of backslashes (after two, an escaped
+	 * backslash, it opens) */
+	size_t backslashes = 0;
+	for (const char *b = c; b > run && b[-1] == '\\'; b--)
+		backslashes++;
+	if (backslashes % 2)
 		return false;
 	if (k == OPEN_IMAGE)
 		return c + 1 < p && c[0] == '!' && c[1] == '[' && !image_closes(c, p);
