@@ -143,10 +143,7 @@ static char *tame_unclosed(const char *text, size_t len, const char *path, struc
 		}
 		const char *after[NOPENERS] = {run, run, run};
 		size_t open[NOPENERS] = {0}, links = 0;
-		bool tame[NOPENERS] = {false}, any = false;
-		for (int k = OPEN_PI; k < NOPENERS; k++)
-			if (memmem(run, (size_t)(p - run), html_openers[k].open, strlen(html_openers[k].open)))
-				after[k] = after_last_close((enum opener)k, run, p);
+		bool tame[NOPENERS] = {false}, any = false, seen[NOPENERS] = {false};
 		for (const char *c = run; c + 1 < p; c++) {
 			if (c[0] == ']')
 				links += c[1] == '(';
@@ -154,7 +151,15 @@ static char *tame_unclosed(const char *text, size_t len, const char *path, struc
 				open[OPEN_IMAGE] += unclosed(OPEN_IMAGE, c, run, p, run);
 			else if (c[0] == '<')
 				for (int k = OPEN_PI; k < NOPENERS; k++)
-					open[k] += unclosed((enum opener)k, c, run, p, after[k]);
+					seen[k] |= unclosed((enum opener)k, c, run, p, run);
+		}
+		/* raw HTML openers (rare): counted from their kind's last end on */
+		for (int k = OPEN_PI; k < NOPENERS; k++) {
+			if (!seen[k])
+				continue;
+			after[k] = after_last_close((enum opener)k, run, p);
+			for (const char *c = after[k]; c + 1 < p; c++)
+				open[k] += c[0] == '<' && unclosed((enum opener)k, c, run, p, after[k]);
 		}
 		tame[OPEN_IMAGE] = open[OPEN_IMAGE] && links &&
 				   open[OPEN_IMAGE] * links > MD_MAX_OPEN_IMAGES_BY_LINKS;
