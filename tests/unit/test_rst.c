@@ -572,6 +572,18 @@ static void test_wide_and_long_tables(void **state)
 	buf_free(&b);
 }
 
+/* A list-table that is no uniform two-level list is kept as text: the
+ * inline text its cells had waiting is dropped with them, never written
+ * into freed nodes. */
+static void test_list_table_malformed(void **state)
+{
+	(void)state;
+	struct parsed p = parse(".. list-table::\n\n   * - a *b*\n     - c\n   * - d\n\nafter *e*\n");
+	assert_true(has_warning(&p.d, "uniform two-level bullet list expected"));
+	assert_html_has(&p, "<em>e</em>");
+	done(&p);
+}
+
 /* ---- robustness ------------------------------------------------------------ */
 
 static void test_deep_indentation(void **state)
@@ -708,6 +720,7 @@ int main(void)
 		cmocka_unit_test(test_simple_table_is_gfm),
 		cmocka_unit_test(test_grid_table_with_spans_falls_back),
 		cmocka_unit_test(test_wide_and_long_tables),
+		cmocka_unit_test(test_list_table_malformed),
 		cmocka_unit_test(test_deep_indentation),
 		cmocka_unit_test(test_deep_lists_and_quotes),
 		cmocka_unit_test(test_no_quadratic_blowup),
