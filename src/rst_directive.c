@@ -341,6 +341,8 @@ static void list_table(struct rst_ctx *c, cmark_node *parent, struct dir *d, con
 	if (!ok || !ncols) {
 		rst_warn(c, d->line, "Error parsing content block for the \"list-table\" directive: "
 				     "uniform two-level bullet list expected.");
+		for (size_t q = p0; q < c->pend.n; q++)
+			c->pend.v[q].node = NULL; /* they point into tmp */
 		cmark_node_free(tmp);
 		keep_literal(c, parent, L, i, end);
 		return;
