@@ -124,7 +124,7 @@ static char *tame_unclosed(const char *text, size_t len, const char *path, struc
 	size_t done = 0; /* text[0..done) is in out */
 	const char *end = text + len;
 	const char *run = text;
-	int line = 1, run_line = 1;
+	int line = 1; /* the run's first */
 	bool warned[NOPENERS] = {false};
 	while (run < end) {
 		/* the run: lines up to a blank one (or the end) */
@@ -171,12 +171,12 @@ static char *tame_unclosed(const char *text, size_t len, const char *path, struc
 				continue;
 			warned[k] = true;
 			if (k == OPEN_IMAGE)
-				diag_addc(d, SEV_WARNING, "too-many-brackets", path, run_line, 0,
+				diag_addc(d, SEV_WARNING, "too-many-brackets", path, line, 0,
 					  "%zu image openers that never close, among %zu links in one "
 					  "paragraph: the openers are shown as text",
 					  open[k], links);
 			else
-				diag_addc(d, SEV_WARNING, "too-many-brackets", path, run_line, 0,
+				diag_addc(d, SEV_WARNING, "too-many-brackets", path, line, 0,
 					  "%zu %s that never close in one paragraph: shown as text",
 					  open[k], html_openers[k].what);
 		}
@@ -195,7 +195,6 @@ static char *tame_unclosed(const char *text, size_t len, const char *path, struc
 			done = (size_t)(p - text);
 		}
 		line += lines;
-		run_line = line;
 		run = p;
 	}
 	if (!out.p)

@@ -338,18 +338,13 @@ static void list_table(struct rst_ctx *c, cmark_node *parent, struct dir *d, con
 			ok = false;
 		ncols = nc;
 	}
-	if (!ok || !ncols) {
-		rst_warn(c, d->line, "Error parsing content block for the \"list-table\" directive: "
-				     "uniform two-level bullet list expected.");
-		for (size_t q = p0; q < c->pend.n; q++)
-			c->pend.v[q].node = NULL; /* they point into tmp */
-		cmark_node_free(tmp);
-		keep_literal(c, parent, L, i, end);
-		return;
-	}
-	if (ncols > RST_MAX_TABLE_COLUMNS) {
-		rst_warn(c, d->line, "list-table of %d columns, more than %d: kept as text.", ncols,
-			 RST_MAX_TABLE_COLUMNS);
+	if (!ok || !ncols || ncols > RST_MAX_TABLE_COLUMNS) {
+		if (!ok || !ncols)
+			rst_warn(c, d->line, "Error parsing content block for the \"list-table\" directive: "
+					     "uniform two-level bullet list expected.");
+		else
+			rst_warn(c, d->line, "list-table of %d columns, more than %d: kept as text.", ncols,
+				 RST_MAX_TABLE_COLUMNS);
 		for (size_t q = p0; q < c->pend.n; q++)
 			c->pend.v[q].node = NULL; /* they point into tmp */
 		cmark_node_free(tmp);
