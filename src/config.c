@@ -54,6 +54,7 @@ void config_defaults(struct config *cfg)
 	cfg->qr_per_topic = 5;
 	cfg->resource_page_min = 3;
 	cfg->per_page = 500;
+	cfg->sidebar_topics = 100;
 	cfg->max_file_size = 10L * 1024 * 1024;
 	cfg->max_nesting = 64;
 }
@@ -429,7 +430,10 @@ static int read_documents(struct ctx *c, ynode n)
 	return rc;
 }
 
-static int read_section(struct ctx *c, ynode n, const char *what, const char **keys, long **vals)
+/* A mapping of integers: keys[j]'s value into *vals[j], at least mins[j]
+ * (mins NULL: 0). */
+static int read_section(struct ctx *c, ynode n, const char *what, const char **keys, long **vals,
+			const long *mins)
 {
 	if (!want_map(c, n, what))
 		return -1;
@@ -456,6 +460,11 @@ static int read_section(struct ctx *c, ynode n, const char *what, const char **k
 		}
 		if (val < 0) {
 			yamlx_error(c->y, v, c->d, "'%s' must not be negative", key);
+			rc = -1;
+			continue;
+		}
+		if (mins && val < mins[j]) {
+			yamlx_error(c->y, v, c->d, "'%s.%s' must be at least %ld", what, key, mins[j]);
 			rc = -1;
 			continue;
 		}
@@ -522,18 +531,20 @@ static int read_root(struct ctx *c, ynode root)
 			rc |= read_overrides(c, v);
 		else if (!strcmp(key, "quick_reference"))
 			rc |= read_section(c, v, "quick_reference", (const char *[]){"per_topic", NULL},
-					   (long *[]){&cfg->qr_per_topic});
+					   (long *[]){&cfg->qr_per_topic}, NULL);
 		else if (!strcmp(key, "resource_pages"))
 			rc |= read_section(c, v, "resource_pages",
 					   (const char *[]){"min_citations", NULL},
-					   (long *[]){&cfg->resource_page_min});
+					   (long *[]){&cfg->resource_page_min}, NULL);
 		else if (!strcmp(key, "pages"))
-			rc |= read_section(c, v, "pages", (const char *[]){"per_page", NULL},
-					   (long *[]){&cfg->per_page});
+			rc |= read_section(c, v, "pages",
+					   (const char *[]){"per_page", "sidebar_topics", NULL},
+					   (long *[]){&cfg->per_page, &cfg->sidebar_topics},
+					   (const long[]){10, 10});
 		else if (!strcmp(key, "limits"))
 			rc |= read_section(c, v, "limits",
 					   (const char *[]){"max_file_size", "max_nesting", NULL},
-					   (long *[]){&cfg->max_file_size, &cfg->max_nesting});
+					   (long *[]){&cfg->max_file_size, &cfg->max_nesting}, NULL);
 		else
 			rc = unknown_key(c, k, "site.yml",
 					 "title, description, base_url, language, theme, repo, "
@@ -542,10 +553,6 @@ static int read_root(struct ctx *c, ynode root)
 	}
 	if (kinds)
 		rc |= read_kinds(c, kinds);
-	if (cfg->per_page < 10) {
-		diag_add(c->d, SEV_ERROR, cfg->path, 0, 0, "'pages.per_page' must be at least 10");
-		rc = -1;
-	}
 	return rc;
 }
 

@@ -79,6 +79,7 @@ struct config {
 	long qr_per_topic;          /* quick_reference.per_topic */
 	long resource_page_min;     /* resource_pages.min_citations */
 	long per_page;              /* pages.per_page: entries per topic/index page */
+	long sidebar_topics;        /* pages.sidebar_topics: the sidebar's bound (view.c) */
 	long max_file_size;         /* limits.max_file_size, bytes */
 	long max_nesting;           /* limits.max_nesting */
 };

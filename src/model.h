@@ -120,6 +120,8 @@ struct site {
 	bool check_inputs;   /* SSG_CHECK_INPUTS=1: what would be kept is made anyway and compared */
 	size_t memo_differ;  /* (atomic) names, classes or the title order */
 	struct val *nav_cache[8]; /* views' shared navigation by page depth (view.c) */
+	size_t *nav_first, *nav_kids; /* the topics by parent, from view_prepare (view.c) */
+	bool nav_pruned;          /* the tree is larger than pages.sidebar_topics */
 	int body_fd;              /* the document cache its documents' bodies were left in (0: none) */
 	const char *docs_map;     /* that file, mapped: its documents' strings lie there (NULL: none) */
 	size_t docs_map_len;

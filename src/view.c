@@ -80,60 +80,96 @@ static void add_breadcrumb_topics(const struct site *s, struct val *list, int t,
 }
 
 /* The topics by parent, each parent's in topic order: kids[first[p + 1]] to
- * kids[first[p + 2]] are topic p's children (p = -1: the top level). */
-struct topic_kids {
-	size_t *first, *kids;
-};
-
-static void topic_kids_make(const struct site *s, struct topic_kids *k)
+ * kids[first[p + 2]] are topic p's children (p = -1: the top level). Made
+ * once per build (every topic's page has a tree of its own: looking for each
+ * topic's children among all topics made a site of 4,000 topics cubic). */
+static void topic_kids_make(struct site *s)
 {
 	size_t n = s->ntopics;
-	k->first = xcalloc(n + 3, sizeof *k->first);
-	k->kids = xcalloc(n + 1, sizeof *k->kids);
+	size_t *first = xcalloc(n + 3, sizeof *first);
+	size_t *kids = xcalloc(n + 1, sizeof *kids);
 	for (size_t i = 0; i < n; i++)
-		k->first[(size_t)(s->topics[i].parent + 1) + 1]++;
+		first[(size_t)(s->topics[i].parent + 1) + 1]++;
 	for (size_t p = 1; p < n + 2; p++)
-		k->first[p] += k->first[p - 1];
+		first[p] += first[p - 1];
 	size_t *at = xcalloc(n + 2, sizeof *at);
-	memcpy(at, k->first, (n + 2) * sizeof *at);
+	memcpy(at, first, (n + 2) * sizeof *at);
 	for (size_t i = 0; i < n; i++)
-		k->kids[at[s->topics[i].parent + 1]++] = i;
+		kids[at[s->topics[i].parent + 1]++] = i;
 	free(at);
+	s->nav_first = first;
+	s->nav_kids = kids;
 }
 
-static struct val *nav_level(const struct site *s, const struct topic_kids *k, int parent,
-			     int current, const char *root)
+/* Whether the sidebar lists a topic: all but an empty catch-all. */
+static bool nav_shown(const struct topic *t) { return !(t->unsorted && !t->nresources); }
+
+/* The sidebar's topics. A tree of at most pages.sidebar_topics topics is
+ * listed whole on every page. A larger one is pruned, as Material for MkDocs'
+ * navigation.prune does: a page lists the top level and the children of each
+ * topic on its own branch (its topic and that topic's ancestors), each list
+ * cut to sidebar_topics entries (the branch always among them) and then ended
+ * by a link to all of them. So no page's sidebar grows with site.yml: 2,000
+ * topics were 2,000 links on each of 28,000 pages.
+ *
+ * branch[d] is the branch's topic at depth d (nbranch of them). */
+static struct val *nav_level(const struct site *s, int parent, const int *branch, size_t nbranch,
+			     size_t depth, int current, const char *root)
 {
 	struct val *list = val_list();
-	for (size_t j = k->first[parent + 1]; j < k->first[parent + 2]; j++) {
-		size_t i = k->kids[j];
+	int on = depth < nbranch ? branch[depth] : -1;
+	size_t cap = s->nav_pruned ? (size_t)s->cfg.sidebar_topics : SIZE_MAX;
+	size_t listed = 0, cut = 0;
+	for (size_t j = s->nav_first[parent + 1]; j < s->nav_first[parent + 2]; j++) {
+		size_t i = s->nav_kids[j];
 		const struct topic *t = &s->topics[i];
-		if (t->unsorted && !t->nresources)
+		if (!nav_shown(t))
 			continue;
+		if (listed >= cap && (int)i != on) {
+			cut++;
+			continue;
+		}
+		listed++;
 		char *dir = view_topic_dir(s, i);
 		struct val *m = val_push(list, link_val(root, t->title, dir));
 		free(dir);
 		/* no count: the tree is on every page (a topic's count is on its
 		 * own page and on the home page) */
 		val_setk_bool(m, "current", (int)i == current);
-		struct val *kids = nav_level(s, k, (int)i, current, root);
+		val_setk_bool(m, "more", false);
+		struct val *kids = !s->nav_pruned || (int)i == on
+					   ? nav_level(s, (int)i, branch, nbranch, depth + 1, current, root)
+					   : val_list();
 		val_setk_bool(m, "has_children", kids->n > 0);
 		val_setk(m, "children", kids);
+	}
+	if (cut) {
+		/* the whole list: the home page's topics, or the parent's subtopics */
+		char *where = parent < 0 ? xstrdup("#ssg-topics-h")
+					 : xconcat("topic/", s->topics[parent].id, "/#ssg-subtopics",
+						   NULL);
+		struct val *m = val_push(list, link_val(root, parent < 0 ? "All topics"
+									: "All subtopics", where));
+		free(where);
+		val_setk_bool(m, "more", true);
+		val_setk_bool(m, "current", false);
+		val_setk_bool(m, "has_children", false);
+		val_setk(m, "children", val_list());
 	}
 	return list;
 }
 
-/* The topic tree below parent, each level read from a list of children
- * (every topic's page has a tree of its own: looking for each topic's
- * children among all topics made a site of 4,000 topics cubic). */
-static struct val *nav_tree(const struct site *s, int parent, int current, const char *root)
+/* The sidebar's tree for a page of topic current (-1: none). */
+static struct val *nav_tree(const struct site *s, int current, const char *root)
 {
-	struct topic_kids k;
-	topic_kids_make(s, &k);
-	struct val *list = nav_level(s, &k, parent, current, root);
-	free(k.first);
-	free(k.kids);
-	return list;
+	int branch[64];
+	size_t nbranch = 0;
+	for (int t = current; t >= 0 && nbranch < 64; t = s->topics[t].parent)
+		nbranch++;
+	size_t d = nbranch;
+	for (int t = current; t >= 0 && d > 0; t = s->topics[t].parent)
+		branch[--d] = t;
+	return nav_level(s, -1, branch, nbranch, 0, current, root);
 }
 
 void view_prepare(struct site *s)
@@ -151,13 +187,18 @@ void view_prepare(struct site *s)
 			if (s->doc_primary[d] == (int)t && s->doc_topic_pos[d] < 0)
 				s->doc_topic_pos[d] = (long)i;
 		}
+	topic_kids_make(s);
+	size_t shown = 0;
+	for (size_t t = 0; t < s->ntopics; t++)
+		shown += nav_shown(&s->topics[t]);
+	s->nav_pruned = shown > (size_t)s->cfg.sidebar_topics;
 	for (size_t depth = 0; depth < 8; depth++) {
 		struct buf root = BUF_INIT;
 		for (size_t k = 0; k < depth; k++)
 			buf_puts(&root, "../");
 		if (!depth)
 			buf_puts(&root, "./");
-		s->nav_cache[depth] = nav_tree(s, -1, -1, buf_cstr(&root));
+		s->nav_cache[depth] = nav_tree(s, -1, buf_cstr(&root));
 		buf_free(&root);
 	}
 }
@@ -168,6 +209,9 @@ void view_release(struct site *s)
 	s->doc_primary = NULL;
 	free(s->doc_topic_pos);
 	s->doc_topic_pos = NULL;
+	free(s->nav_first);
+	free(s->nav_kids);
+	s->nav_first = s->nav_kids = NULL;
 	for (size_t depth = 0; depth < 8; depth++) {
 		val_free(s->nav_cache[depth]);
 		s->nav_cache[depth] = NULL;
@@ -217,7 +261,7 @@ static struct val *base(const struct site *s, const char *dir, const char *kind,
 			val_setk(v, "nav_html", val_ref(s->nav_html[depth]));
 	}
 	else
-		val_setk(v, "nav", nav_tree(s, -1, current_topic, root));
+		val_setk(v, "nav", nav_tree(s, current_topic, root));
 	val_setk(v, "breadcrumbs", val_list());
 	free(root);
 	return v;
@@ -502,6 +546,43 @@ struct val *view_doc(const struct site *s, size_t di, const char *body)
 
 /* ---- topic page ------------------------------------------------------------ */
 
+/* A topic's related topics: its parent, then its siblings with resources,
+ * in site.yml's order. A level of more than pages.sidebar_topics siblings
+ * gives the ones nearest the topic, as many as that (a site.yml of 2,000
+ * topics listed 1,999 on each topic's page). */
+static void related_topics(const struct site *s, size_t ti, const char *root, struct val *rel)
+{
+	const struct topic *t = &s->topics[ti];
+	if (t->parent >= 0 && !s->topics[t->parent].unsorted && s->topics[t->parent].nresources) {
+		char *rd = view_topic_dir(s, (size_t)t->parent);
+		val_push(rel, link_val(root, s->topics[t->parent].title, rd));
+		free(rd);
+	}
+	const size_t *kids = s->nav_kids + s->nav_first[t->parent + 1];
+	size_t nkids = s->nav_first[t->parent + 2] - s->nav_first[t->parent + 1];
+	size_t *sib = xcalloc(nkids + 1, sizeof *sib), n = 0, self = 0;
+	for (size_t j = 0; j < nkids; j++) {
+		const struct topic *o = &s->topics[kids[j]];
+		if (kids[j] == ti)
+			self = n;
+		else if (!o->unsorted && o->nresources)
+			sib[n++] = kids[j];
+	}
+	/* the window of cap siblings around the topic's place among them */
+	size_t cap = (size_t)s->cfg.sidebar_topics, lo = 0;
+	if (n > cap) {
+		lo = self > cap / 2 ? self - cap / 2 : 0;
+		if (lo > n - cap)
+			lo = n - cap;
+	}
+	for (size_t j = lo; j < n && j < lo + cap; j++) {
+		char *rd = view_topic_dir(s, sib[j]);
+		val_push(rel, link_val(root, s->topics[sib[j]].title, rd));
+		free(rd);
+	}
+	free(sib);
+}
+
 /* A pager: page numbers with URLs, previous and next. `dir(k)` is the
  * folder of page k (1-based). */
 static struct val *pager(const char *root, size_t page, size_t npages,
@@ -601,17 +682,7 @@ struct val *view_topic(const struct site *s, size_t ti, size_t page, struct view
 	struct val *docs = val_setk(m, "documents", val_list());
 	for (size_t i = 0; i < t->ndocs && i < 50; i++)
 		val_push(docs, link_val(root, s->docs[t->docs[i]].title, s->docs[t->docs[i]].url));
-	/* related topics: siblings and the parent */
-	struct val *rel = val_setk(m, "related", val_list());
-	for (size_t i = 0; i < s->ntopics; i++) {
-		if (i == ti || s->topics[i].unsorted || !s->topics[i].nresources)
-			continue;
-		if (s->topics[i].parent == t->parent || (int)i == t->parent) {
-			char *rd = view_topic_dir(s, i);
-			val_push(rel, link_val(root, s->topics[i].title, rd));
-			free(rd);
-		}
-	}
+	related_topics(s, ti, root, val_setk(m, "related", val_list()));
 	return v;
 }
 
@@ -896,7 +967,7 @@ struct val *view_not_found(const struct site *s)
 	/* val_set, not val_setk: these replace what base() set */
 	val_set(v, "root", val_str_own(xasprintf("%s%s", bu, bl && bu[bl - 1] == '/' ? "" : "/")));
 	/* the nav was built with "./": rebuild it with the absolute root */
-	val_set(v, "nav", nav_tree(s, -1, -1, root_of(v)));
+	val_set(v, "nav", nav_tree(s, -1, root_of(v)));
 	val_set(v, "nav_html", val_null());
 	return v;
 }

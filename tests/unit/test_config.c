@@ -23,6 +23,7 @@ static void test_full_config(void **state)
 			  "  - {id: other, parent: attention}\n"
 			  "overrides:\n  https://x.org/a: {kind: paper, topics: [flash]}\n"
 			  "quick_reference: {per_topic: 7}\n"
+			  "pages: {per_page: 50, sidebar_topics: 12}\n"
 			  "limits: {max_file_size: 1000, max_nesting: 10}\n";
 	struct config cfg;
 	struct diags d = DIAGS_INIT;
@@ -39,6 +40,8 @@ static void test_full_config(void **state)
 	assert_int_equal(cfg.topics[0].match.nheadings, 1);
 	assert_int_equal(cfg.topics[0].npin, 1);
 	assert_int_equal(cfg.qr_per_topic, 7);
+	assert_int_equal(cfg.per_page, 50);
+	assert_int_equal(cfg.sidebar_topics, 12);
 	assert_int_equal(cfg.max_file_size, 1000);
 	assert_int_equal(config_topic_index(&cfg, "other"), 2);
 	config_free(&cfg);
@@ -77,6 +80,9 @@ static void test_errors_have_positions(void **state)
 	expect_error("topics:\n  - {id: \"Bad Id\"}\n", 2, 5, "needs an 'id'");
 	expect_error("overrides:\n  https://x.org: {kind: nokind}\n", 2, 3, "kind 'nokind'");
 	expect_error("- just\n- a list\n", 1, 1, "must be a mapping");
+	expect_error("pages: {sidebar_topics: 9}\n", 1, 25, "'pages.sidebar_topics' must be at least 10");
+	expect_error("pages:\n  per_page: 3\n", 2, 13, "'pages.per_page' must be at least 10");
+	expect_error("pages: {sidebar: 9}\n", 1, 9, "unknown key 'sidebar'");
 }
 
 static void test_defaults_without_file(void **state)
@@ -91,6 +97,7 @@ static void test_defaults_without_file(void **state)
 	assert_true(cfg.nkinds >= 5); /* the embedded kinds */
 	assert_true(config_kind_index(&cfg, "paper") >= 0);
 	assert_int_equal(cfg.ntopics, 0);
+	assert_int_equal(cfg.sidebar_topics, 100);
 	config_free(&cfg);
 	diags_free(&d);
 }
