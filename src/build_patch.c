@@ -206,7 +206,9 @@ static bool make_pages(struct patch_job *j)
 			buf_free(&fresh[k]);
 	}
 	free(fresh);
-	if (ok)
+	/* refused or not, the cache keeps what was read: the whole build that
+	 * follows a refusal finds it there instead of parsing it again */
+	if (cache.valid)
 		doc_cache_update(&cache, j->src, env, j->all, j->entries, j->nall);
 	doc_cache_free(&cache);
 	return ok;
