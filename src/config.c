@@ -113,6 +113,7 @@ void config_free(struct config *cfg)
 		strv_free(t->pin);
 	}
 	free(cfg->topics);
+	hash_free(&cfg->topic_ids);
 	for (size_t i = 0; i < cfg->noverrides; i++) {
 		struct cfg_override *o = &cfg->overrides[i];
 		free(o->url);
@@ -296,6 +297,11 @@ static int read_topic(struct ctx *c, ynode it, int parent, int depth)
 			t->parent = p;
 		free(parent_id);
 	}
+	/* known by its id from now on (after its parent: not its own); a
+	 * repeated id is reported by check_refs */
+	size_t first;
+	if (!hash_get(&c->cfg->topic_ids, t->id, &first))
+		hash_put(&c->cfg->topic_ids, t->id, idx);
 	if (children)
 		rc |= read_topic_list(c, children, (int)idx, depth + 1);
 	return rc;
@@ -559,14 +565,15 @@ static int read_root(struct ctx *c, ynode root)
 static int check_refs(struct config *cfg, struct diags *d)
 {
 	int rc = 0;
-	for (size_t i = 0; i < cfg->ntopics; i++)
-		for (size_t j = 0; j < i; j++)
-			if (!strcmp(cfg->topics[i].id, cfg->topics[j].id)) {
-				diag_add(d, SEV_ERROR, cfg->path, cfg->topics[i].line, cfg->topics[i].col,
-					 "topic id '%s' is defined twice (first at line %d)",
-					 cfg->topics[i].id, cfg->topics[j].line);
-				rc = -1;
-			}
+	for (size_t i = 0; i < cfg->ntopics; i++) {
+		size_t j;
+		if (hash_get(&cfg->topic_ids, cfg->topics[i].id, &j) && j != i) {
+			diag_add(d, SEV_ERROR, cfg->path, cfg->topics[i].line, cfg->topics[i].col,
+				 "topic id '%s' is defined twice (first at line %d)", cfg->topics[i].id,
+				 cfg->topics[j].line);
+			rc = -1;
+		}
+	}
 	for (size_t i = 0; i < cfg->nkinds; i++)
 		for (size_t j = 0; j < i; j++)
 			if (!strcmp(cfg->kinds[i].id, cfg->kinds[j].id)) {
@@ -661,10 +668,8 @@ int config_load(struct config *cfg, const char *dir, struct diags *d)
 
 int config_topic_index(const struct config *cfg, const char *id)
 {
-	for (size_t i = 0; i < cfg->ntopics; i++)
-		if (!strcmp(cfg->topics[i].id, id))
-			return (int)i;
-	return -1;
+	size_t i;
+	return hash_get(&cfg->topic_ids, id, &i) ? (int)i : -1;
 }
 
 int config_kind_index(const struct config *cfg, const char *id)

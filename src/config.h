@@ -8,6 +8,7 @@
 #include <stddef.h>
 
 #include "diag.h"
+#include "hash.h"
 #include "meta.h"
 
 enum raw_html_policy { RAW_HTML_SANITIZE, RAW_HTML_ESCAPE };
@@ -74,6 +75,7 @@ struct config {
 	size_t nkinds;
 	struct cfg_topic *topics;   /* flattened: parents before children */
 	size_t ntopics;
+	struct hash topic_ids;      /* id -> the first topic of that id */
 	struct cfg_override *overrides;
 	size_t noverrides;
 	long qr_per_topic;          /* quick_reference.per_topic */

@@ -85,6 +85,30 @@ static void test_errors_have_positions(void **state)
 	expect_error("pages: {sidebar: 9}\n", 1, 9, "unknown key 'sidebar'");
 }
 
+/* Each repeat of a topic id is one error naming the first; the ids are
+ * looked up by the first of them. */
+static void test_repeated_topic_ids(void **state)
+{
+	(void)state;
+	const char *yml = "topics:\n  - {id: a}\n  - {id: b, parent: a}\n  - {id: a}\n  - {id: a}\n";
+	struct config cfg;
+	struct diags d = DIAGS_INIT;
+	assert_int_equal(parse(yml, &cfg, &d), -1);
+	assert_int_equal(d.n, 2);
+	for (size_t i = 0; i < d.n; i++) {
+		assert_int_equal(d.v[i].line, 4 + (int)i);
+		assert_non_null(strstr(d.v[i].msg, "defined twice (first at line 2)"));
+	}
+	assert_int_equal(config_topic_index(&cfg, "a"), 0);
+	assert_int_equal(config_topic_index(&cfg, "b"), 1);
+	assert_int_equal(config_topic_index(&cfg, "c"), -1);
+	assert_int_equal(cfg.topics[1].parent, 0);
+	config_free(&cfg);
+	diags_free(&d);
+	/* a topic is not its own parent */
+	expect_error("topics:\n  - {id: a, parent: a}\n", 2, 5, "parent 'a' is not a topic defined before it");
+}
+
 static void test_defaults_without_file(void **state)
 {
 	(void)state;
@@ -121,6 +145,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_full_config),
 		cmocka_unit_test(test_errors_have_positions),
+		cmocka_unit_test(test_repeated_topic_ids),
 		cmocka_unit_test(test_defaults_without_file),
 		cmocka_unit_test(test_repo_site_yml_loads),
 	};
