@@ -226,6 +226,13 @@ void page_inputs_prepare(struct page_inputs *pi, const struct site *s, const cha
 	pool_run(jobs, s->ndocs, digest_doc, &x);
 	pi->res = xcalloc(s->nres + 1, sizeof *pi->res);
 	pool_run(jobs, (s->nres + DIGEST_BATCH - 1) / DIGEST_BATCH, digest_batch, &x);
+	pi->listed = xcalloc(s->ntopics + 2, sizeof *pi->listed);
+	for (size_t p = 0; p < s->ntopics + 1 && s->nav_first; p++) {
+		digest_start(&d);
+		for (size_t j = s->nav_first[p]; j < s->nav_first[p + 1]; j++)
+			put_word(&d, view_topic_listed(&s->topics[s->nav_kids[j]]));
+		digest_end(&d, pi->listed[p]);
+	}
 }
 
 void page_inputs_free(struct page_inputs *pi)
@@ -235,6 +242,7 @@ void page_inputs_free(struct page_inputs *pi)
 	free(pi->doc_link);
 	free(pi->head_at);
 	free(pi->heads);
+	free(pi->listed);
 	memset(pi, 0, sizeof *pi);
 }
 
@@ -348,9 +356,15 @@ void page_inputs_topic(const struct page_inputs *pi, const struct site *s, size_
 	put_word(&d, t->ndocs);
 	for (size_t i = 0; i < t->ndocs && i < 50; i++)
 		put_doc_link(&d, pi, (long)t->docs[i]);
-	/* subtopics' counts, and which topics are listed at all */
-	for (size_t i = 0; i < s->ntopics; i++)
-		put_word(&d, s->topics[i].nresources);
+	/* what it shows of other topics: its subtopics' counts; which of its
+	 * parent and siblings are listed (its related topics; the sidebar is
+	 * in the frame). Not every topic's count: a new link would make every
+	 * topic page anew */
+	put_word(&d, t->nchildren);
+	for (size_t i = 0; i < t->nchildren; i++)
+		put_word(&d, s->topics[t->children[i]].nresources);
+	put_word(&d, t->parent >= 0 && view_topic_listed(&s->topics[t->parent]));
+	put_pair(&d, pi->listed[t->parent + 1]);
 	digest_end(&d, out);
 }
 

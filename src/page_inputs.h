@@ -45,10 +45,14 @@ struct page_inputs {
 	 * head_at[document]) */
 	unsigned long long (*doc_self)[2], (*doc_link)[2], (*heads)[2];
 	size_t *head_at;
+	/* per parent topic + 1 (0: the top level): which of its children a
+	 * topic page lists among its related topics */
+	unsigned long long (*listed)[2];
 };
 
 /* nav: the shared navigation's digest. Digests every document and every
- * resource's record (in parallel over jobs threads). */
+ * resource's record (in parallel over jobs threads). After view_prepare
+ * (the topics by parent). */
 void page_inputs_prepare(struct page_inputs *pi, const struct site *s, const char frame[33],
 			 const unsigned long long nav[2], int jobs);
 void page_inputs_free(struct page_inputs *pi);

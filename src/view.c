@@ -101,6 +101,8 @@ static void topic_kids_make(struct site *s)
 	s->nav_kids = kids;
 }
 
+bool view_topic_listed(const struct topic *t) { return !t->unsorted && t->nresources; }
+
 /* Whether the sidebar lists a topic: all but an empty catch-all. */
 static bool nav_shown(const struct topic *t) { return !(t->unsorted && !t->nresources); }
 
@@ -114,35 +116,52 @@ static bool nav_shown(const struct topic *t) { return !(t->unsorted && !t->nreso
  *
  * branch[d] is the branch's topic at depth d (nbranch of them). */
 static struct val *nav_level(const struct site *s, int parent, const int *branch, size_t nbranch,
+			     size_t depth, int current, const char *root);
+
+/* Topic i as an entry of the sidebar, into list; its children listed when
+ * the tree is whole or i is on the branch (on). */
+static void nav_item(const struct site *s, size_t i, int on, const int *branch, size_t nbranch,
+		     size_t depth, int current, const char *root, struct val *list)
+{
+	const struct topic *t = &s->topics[i];
+	char *dir = view_topic_dir(s, i);
+	struct val *m = val_push(list, link_val(root, t->title, dir));
+	free(dir);
+	/* no count: the tree is on every page (a topic's count is on its own
+	 * page and on the home page) */
+	val_setk_bool(m, "current", (int)i == current);
+	val_setk_bool(m, "more", false);
+	struct val *kids = !s->nav_pruned || (int)i == on
+				   ? nav_level(s, (int)i, branch, nbranch, depth + 1, current, root)
+				   : val_list();
+	val_setk_bool(m, "has_children", kids->n > 0);
+	val_setk(m, "children", kids);
+}
+
+static struct val *nav_level(const struct site *s, int parent, const int *branch, size_t nbranch,
 			     size_t depth, int current, const char *root)
 {
 	struct val *list = val_list();
 	int on = depth < nbranch ? branch[depth] : -1;
 	size_t cap = s->nav_pruned ? (size_t)s->cfg.sidebar_topics : SIZE_MAX;
-	size_t listed = 0, cut = 0;
-	for (size_t j = s->nav_first[parent + 1]; j < s->nav_first[parent + 2]; j++) {
+	size_t listed = 0, j = s->nav_first[parent + 1], end = s->nav_first[parent + 2];
+	bool on_listed = false, cut = false;
+	for (; j < end && listed < cap; j++) {
 		size_t i = s->nav_kids[j];
-		const struct topic *t = &s->topics[i];
-		if (!nav_shown(t))
+		if (!nav_shown(&s->topics[i]))
 			continue;
-		if (listed >= cap && (int)i != on) {
-			cut++;
-			continue;
-		}
+		nav_item(s, i, on, branch, nbranch, depth, current, root, list);
 		listed++;
-		char *dir = view_topic_dir(s, i);
-		struct val *m = val_push(list, link_val(root, t->title, dir));
-		free(dir);
-		/* no count: the tree is on every page (a topic's count is on its
-		 * own page and on the home page) */
-		val_setk_bool(m, "current", (int)i == current);
-		val_setk_bool(m, "more", false);
-		struct val *kids = !s->nav_pruned || (int)i == on
-					   ? nav_level(s, (int)i, branch, nbranch, depth + 1, current, root)
-					   : val_list();
-		val_setk_bool(m, "has_children", kids->n > 0);
-		val_setk(m, "children", kids);
+		on_listed |= (int)i == on;
 	}
+	/* past the cut: the branch's own topic, and whether any other is there
+	 * (looked for only that far: the level may hold thousands) */
+	for (; j < end && !cut; j++) {
+		size_t i = s->nav_kids[j];
+		cut = (int)i != on && nav_shown(&s->topics[i]);
+	}
+	if (on >= 0 && !on_listed && nav_shown(&s->topics[on]) && s->topics[on].parent == parent)
+		nav_item(s, (size_t)on, on, branch, nbranch, depth, current, root, list);
 	if (cut) {
 		/* the whole list: the home page's topics, or the parent's subtopics */
 		char *where = parent < 0 ? xstrdup("#ssg-topics-h")
@@ -553,7 +572,7 @@ struct val *view_doc(const struct site *s, size_t di, const char *body)
 static void related_topics(const struct site *s, size_t ti, const char *root, struct val *rel)
 {
 	const struct topic *t = &s->topics[ti];
-	if (t->parent >= 0 && !s->topics[t->parent].unsorted && s->topics[t->parent].nresources) {
+	if (t->parent >= 0 && view_topic_listed(&s->topics[t->parent])) {
 		char *rd = view_topic_dir(s, (size_t)t->parent);
 		val_push(rel, link_val(root, s->topics[t->parent].title, rd));
 		free(rd);
@@ -565,7 +584,7 @@ static void related_topics(const struct site *s, size_t ti, const char *root, st
 		const struct topic *o = &s->topics[kids[j]];
 		if (kids[j] == ti)
 			self = n;
-		else if (!o->unsorted && o->nresources)
+		else if (view_topic_listed(o))
 			sib[n++] = kids[j];
 	}
 	/* the window of cap siblings around the topic's place among them */

@@ -18,6 +18,9 @@ void view_release(struct site *s);
 /* Where each page lives, relative to the output root (a folder, "" for home). */
 char *view_doc_dir(const struct site *s, size_t d);
 char *view_topic_dir(const struct site *s, size_t t);
+/* Whether a topic is listed among another's related topics: it has
+ * resources and is not the catch-all. */
+bool view_topic_listed(const struct topic *t);
 char *view_resource_dir(const struct site *s, size_t r);
 
 /* body: the document's rendered HTML (ownership stays with the caller). */
