@@ -604,17 +604,40 @@ static void related_topics(const struct site *s, size_t ti, const char *root, st
 
 /* A pager: page numbers with URLs, previous and next. `dir(k)` is the
  * folder of page k (1-based). */
+/* The pages either side of the current one a pager names; the first and
+ * the last are named too, gaps between them marked. */
+#define PAGER_SPAN 2
+
+/* A list's pager: prev, next, and its pages (n, url, current, gap), the
+ * first, the last and PAGER_SPAN either side of this one, with a gap entry
+ * where numbers are skipped: a topic of 2,000 pages named all 2,000 on
+ * each of them. */
 static struct val *pager(const char *root, size_t page, size_t npages,
 			 char *(*dir)(const void *ctx, size_t k), const void *ctx)
 {
 	struct val *p = val_map();
 	struct val *pages = val_setk(p, "pages", val_list());
+	size_t lo = page > PAGER_SPAN + 1 ? page - PAGER_SPAN : 1;
+	size_t hi = page + PAGER_SPAN < npages ? page + PAGER_SPAN : npages;
+	if (lo == 3)
+		lo = 2; /* a gap of one page is that page */
+	if (hi + 2 == npages)
+		hi = npages - 1;
 	for (size_t k = 1; k <= npages; k++) {
+		if (k != 1 && k != npages && (k < lo || k > hi)) {
+			/* one gap for a run of pages not named */
+			struct val *g = val_push(pages, val_map());
+			val_setk_bool(g, "gap", true);
+			val_setk_bool(g, "current", false);
+			k = k < lo ? lo - 1 : npages - 1;
+			continue;
+		}
 		char *d = dir(ctx, k);
 		struct val *e = val_push(pages, val_map());
 		val_setk_int(e, "n", (long long)k);
 		val_setk(e, "url", val_concat(root, d));
 		val_setk_bool(e, "current", k == page);
+		val_setk_bool(e, "gap", false);
 		if (k + 1 == page)
 			val_setk(p, "prev", val_concat(root, d));
 		if (k == page + 1)
