@@ -28,7 +28,8 @@ static const struct {
 	 "  -j, --jobs N       threads (default: one per processor)\n"
 	 "  -q, --quiet        print only errors and warnings\n"
 	 "  -v, --verbose      print every diagnostic, notes included\n"
-	 "      --timings      print how long each phase took (read, model, render, write)\n"
+	 "      --timings      print how long each phase took (check, read, model, prepare,\n"
+	 "                     render, write)\n"
 	 "      --force        build everything again, using nothing earlier builds kept\n"
 	 "\n"
 	 "Exit status: 0 built, 1 content or configuration errors, 2 usage errors.\n"},

@@ -936,7 +936,7 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 		file_digests_free(&digests);
 		free(outdir);
 		st->up_to_date = true;
-		st->ms = now_ms() - t0;
+		st->ms = st->check_ms = now_ms() - t0;
 		return 0;
 	}
 	/* only documents' prose changed: their pages are patched (or previewed,
@@ -972,12 +972,15 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 				  .jobs = jobs_of(o)};
 	if (begun)
 		site_before_start(&was);
+	st->check_ms = now_ms() - t0;
 	int rc = site_load(&s, &with_digests, d);
+	double loaded = now_ms();
 	if (after) {
 		double t1 = now_ms();
 		build_state_fingerprint(&with_digests, jobs_of(o), fp, &digests, frame, unnamed);
 		fingerprint_learned_free(learned);
 		s.read_ms += now_ms() - t1;
+		loaded = now_ms();
 	}
 	if (rc == 0)
 		rc = check_output_dir(s.source_dir, outdir, d);
@@ -1028,6 +1031,7 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 		j.before = &was.pages;
 		j.items_before = &was.items;
 		double t1 = now_ms();
+		st->prepare_ms = t1 - loaded;
 		/* the documents' pages and the resources' on separate threads while
 		 * both last: each makes its folders in a folder of its own, where
 		 * on disk each mkdir waits for the last (Orlov's spread, under the

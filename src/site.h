@@ -60,7 +60,10 @@ struct build_stats {
 	size_t warnings, errors;
 	unsigned long long bytes;
 	double ms;
-	double read_ms, model_ms, render_ms, write_ms; /* the phases of ms */
+	/* the phases of ms: the inputs checked against the last build's (and a
+	 * patch tried), the documents read, the model, the views prepared (their
+	 * navigation, related documents, pages' inputs), render, write */
+	double check_ms, read_ms, model_ms, prepare_ms, render_ms, write_ms;
 	bool up_to_date;      /* nothing had changed: the previous site stands */
 	size_t patched;       /* pages patched in place (build_patch.h); 0: a build */
 	size_t views_skipped; /* pages kept by their inputs, no view built (page_inputs.h) */

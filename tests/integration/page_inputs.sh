@@ -41,6 +41,17 @@ step() {
 	[ "$2" = 0 ] || [ "${indexed:-0}" -gt 0 ] || { echo "step $n ($1): no record of the search index kept"; exit 1; }
 	[ "$2" = 0 ] || [ "${classes:-0}" -gt 0 ] || { echo "step $n ($1): no resource's names and classes kept"; exit 1; }
 	docs=$(sed -n 's/^built: \([0-9]*\) documents.*/\1/p' "$d/err")
+	# the six phases, each timed apart: together no longer than the build
+	python3 - "$d/err" <<'PY' || { echo "step $n ($1): the timings do not add up"; cat "$d/err" | grep -v warning; exit 1; }
+import re, sys
+text = open(sys.argv[1]).read()
+total = int(re.search(r"^built: .* in (\d+) ms$", text, re.M).group(1))
+line = re.search(r"^timings: .*$", text, re.M).group(0)
+phases = [int(re.search(r"\b%s (\d+) ms" % p, line).group(1))
+          for p in ("check", "read", "model", "prepare", "render", "write")]
+# each printed rounded: half a millisecond each way
+sys.exit(0 if sum(phases) <= total + 3 else 1)
+PY
 	[ "${3:-}" != all ] || [ "${related:-0}" = "$docs" ] ||
 		{ echo "step $n ($1): $related of $docs documents' related documents kept, expected all"; exit 1; }
 	[ "${3:-}" != some ] || { [ "${related:-0}" -gt 0 ] && [ "$related" -lt "$docs" ]; } ||
