@@ -196,6 +196,9 @@ static bool make_pages(struct patch_job *j)
 	for (size_t k = 0; ok && k < j->n; k++)
 		ok = patch_one(j, k, &cache, &s->docs[k]);
 	/* the new cache entries, in the places of their documents */
+	size_t read = 0;
+	for (size_t k = 0; k < j->n; k++)
+		read += fresh[k].n;
 	j->entries = xcalloc(j->nall + 1, sizeof *j->entries);
 	for (size_t k = 0, i = 0; k < j->n; k++) {
 		while (i < j->nall && strcmp(j->all[i], j->p[k].was->relpath))
@@ -206,9 +209,9 @@ static bool make_pages(struct patch_job *j)
 			buf_free(&fresh[k]);
 	}
 	free(fresh);
-	/* refused or not, the cache keeps what was read: the whole build that
-	 * follows a refusal finds it there instead of parsing it again */
-	if (cache.valid)
+	/* applied, the cache keeps what was read; refused, only when the whole
+	 * build that follows would take longer to parse it again */
+	if (cache.valid && (ok || read >= BUILD_PATCH_HAND_OVER))
 		doc_cache_update(&cache, j->src, env, j->all, j->entries, j->nall);
 	doc_cache_free(&cache);
 	return ok;
