@@ -106,15 +106,7 @@ bool view_topic_listed(const struct topic *t) { return !t->unsorted && t->nresou
 /* Whether the sidebar lists a topic: all but an empty catch-all. */
 static bool nav_shown(const struct topic *t) { return !(t->unsorted && !t->nresources); }
 
-/* The sidebar's topics. A tree of at most pages.sidebar_topics topics is
- * listed whole on every page. A larger one is pruned, as Material for MkDocs'
- * navigation.prune does: a page lists the top level and the children of each
- * topic on its own branch (its topic and that topic's ancestors), each list
- * cut to sidebar_topics entries (the branch always among them) and then ended
- * by a link to all of them. So no page's sidebar grows with site.yml: 2,000
- * topics were 2,000 links on each of 28,000 pages.
- *
- * branch[d] is the branch's topic at depth d (nbranch of them). */
+/* The sidebar's entries for parent's children (nav_level, below). */
 static struct val *nav_level(const struct site *s, int parent, const int *branch, size_t nbranch,
 			     size_t depth, int current, const char *root);
 
@@ -138,6 +130,15 @@ static void nav_item(const struct site *s, size_t i, int on, const int *branch, 
 	val_setk(m, "children", kids);
 }
 
+/* The sidebar's topics. A tree of at most pages.sidebar_topics topics is
+ * listed whole on every page. A larger one is pruned, as Material for MkDocs'
+ * navigation.prune does: a page lists the top level and the children of each
+ * topic on its own branch (its topic and that topic's ancestors), each list
+ * cut to sidebar_topics entries (the branch always among them) and then ended
+ * by a link to all of them. So no page's sidebar grows with site.yml: 2,000
+ * topics were 2,000 links on each of 28,000 pages.
+ *
+ * branch[d] is the branch's topic at depth d (nbranch of them). */
 static struct val *nav_level(const struct site *s, int parent, const int *branch, size_t nbranch,
 			     size_t depth, int current, const char *root)
 {
@@ -602,8 +603,6 @@ static void related_topics(const struct site *s, size_t ti, const char *root, st
 	free(sib);
 }
 
-/* A pager: page numbers with URLs, previous and next. `dir(k)` is the
- * folder of page k (1-based). */
 /* The pages either side of the current one a pager names; the first and
  * the last are named too, gaps between them marked. */
 #define PAGER_SPAN 2
@@ -611,7 +610,7 @@ static void related_topics(const struct site *s, size_t ti, const char *root, st
 /* A list's pager: prev, next, and its pages (n, url, current, gap), the
  * first, the last and PAGER_SPAN either side of this one, with a gap entry
  * where numbers are skipped: a topic of 2,000 pages named all 2,000 on
- * each of them. */
+ * each of them. `dir(k)` is the folder of page k (1-based). */
 static struct val *pager(const char *root, size_t page, size_t npages,
 			 char *(*dir)(const void *ctx, size_t k), const void *ctx)
 {
