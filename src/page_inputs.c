@@ -227,7 +227,7 @@ void page_inputs_prepare(struct page_inputs *pi, const struct site *s, const cha
 	pi->res = xcalloc(s->nres + 1, sizeof *pi->res);
 	pool_run(jobs, (s->nres + DIGEST_BATCH - 1) / DIGEST_BATCH, digest_batch, &x);
 	pi->listed = xcalloc(s->ntopics + 2, sizeof *pi->listed);
-	for (size_t p = 0; p < s->ntopics + 1 && s->nav_first; p++) {
+	for (size_t p = 0; p < s->ntopics + 1; p++) {
 		digest_start(&d);
 		for (size_t j = s->nav_first[p]; j < s->nav_first[p + 1]; j++)
 			put_word(&d, view_topic_listed(&s->topics[s->nav_kids[j]]));
