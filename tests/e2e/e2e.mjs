@@ -4,11 +4,13 @@
 //   /          the portal built at the root
 //   /portal/   the portal built with --base-url /portal/ (a sub-path deploy)
 //   /fixture/  tests/e2e/fixture built with --base-url /fixture/ (code blocks, dates)
+//   /topics/   270 topics (150, the first with 120 subtopics): a pruned sidebar
 // It walks home -> topic -> resource -> citing section, searches and opens
 // results (at the root and under /portal/), toggles dark mode and reloads,
-// checks the print layout of the quick reference, runs axe-core on five
-// pages in both schemes, and writes screenshots (light/dark x desktop/phone)
-// and a PDF of the quick reference into tests/e2e/out/.
+// checks the print layout of the quick reference and a sidebar pruned to the
+// page's branch, runs axe-core on six pages in both schemes, and writes
+// screenshots (light/dark x desktop/phone) and a PDF of the quick reference
+// into tests/e2e/out/.
 // Exit 0 when every check passed; prints "N passed, N failed".
 import { chromium } from 'playwright-core';
 import fs from 'node:fs';
@@ -130,6 +132,7 @@ const pages = {
   topic: '/topic/attention/',
   resource: `/r/${resourceHref}/`,
   'quick-reference': '/quick-reference/',
+  'pruned-sidebar': '/topics/topic/c110/',
 };
 
 // ---- 1. home, landmarks, skip link ----------------------------------------------
@@ -319,6 +322,30 @@ await check('404 page under a base path has the theme and working links', async 
   assert(bgc === 'rgb(255, 255, 255)', 'stylesheet not loaded on the 404 page: ' + bgc);
   await page.locator('main a', { hasText: 'home page' }).click();
   await page.waitForURL(origin + '/fixture/');
+});
+
+// ---- 5b. a sidebar pruned to the page's branch -----------------------------------------
+await check('a pruned sidebar: the page\'s topic in view, its branch open, links to all', async () => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await open('/topics/topic/c110/');
+  const s = await page.evaluate(() => {
+    const bar = document.querySelector('.sidebar');
+    const cur = bar.querySelector('[aria-current="page"]');
+    const a = cur.getBoundingClientRect(), b = bar.getBoundingClientRect();
+    const more = [...bar.querySelectorAll('li.more > a')].map((x) => [x.textContent, new URL(x.href).pathname + new URL(x.href).hash]);
+    return { text: cur.textContent, inView: a.top >= b.top && a.bottom <= b.bottom,
+             scrolls: bar.scrollHeight > bar.clientHeight, entries: bar.querySelectorAll('li').length, more };
+  });
+  assert(s.text === 'Child 110', 'current ' + s.text);
+  assert(s.scrolls && s.inView, `the current topic out of the sidebar's view (scrolls: ${s.scrolls})`);
+  // 100 top-level topics and 100 subtopics, the page's own, two links to all
+  assert(s.entries === 203, 'sidebar entries ' + s.entries);
+  assert(JSON.stringify(s.more) === JSON.stringify([['All subtopics', '/topics/topic/t0/#ssg-subtopics'],
+                                                    ['All topics', '/topics/#ssg-topics-h']]), 'links to all ' + JSON.stringify(s.more));
+  await page.locator('.sidebar li.more > a', { hasText: 'All subtopics' }).click();
+  await page.waitForURL(origin + '/topics/topic/t0/#ssg-subtopics');
+  assert(await page.locator('#ssg-subtopics').count() === 1, 'no subtopics heading');
+  assert(await page.locator('section.subtopics li').count() === 120, 'subtopics listed');
 });
 
 // ---- 6. print layout of the quick reference --------------------------------------------

@@ -1,8 +1,9 @@
 #!/bin/sh
 # e2e_browser: the default theme tested in a real browser. Installs the npm
 # packages of tests/e2e (playwright-core, axe-core; npm ci from the lock file)
-# into tests/e2e/node_modules, builds the portal at the root, under /portal/
-# and the tests/e2e/fixture site under /fixture/, and runs tests/e2e/e2e.mjs,
+# into tests/e2e/node_modules, builds the portal at the root, under /portal/,
+# the tests/e2e/fixture site under /fixture/ and a site of 270 topics (more
+# than the sidebar lists whole) under /topics/, and runs tests/e2e/e2e.mjs,
 # which drives Debian's /usr/bin/chromium headless and writes screenshots into
 # tests/e2e/out/; then tests/e2e/serve_live.mjs, ssg serve's live reload in
 # the same browser. Run by tests/run_integration.sh with $SSG set; exit 0 =
@@ -27,10 +28,32 @@ if [ ! -f "$E2E/node_modules/.ssg-installed" ] ||
 	touch "$E2E/node_modules/.ssg-installed"
 fi
 
+# a site of more topics than the sidebar lists whole (pages.sidebar_topics):
+# 150 topics, the first with 120 subtopics
+mkdir -p "$TMP/topics/content"
+python3 - "$TMP/topics" <<'EOF'
+import os, sys
+root = sys.argv[1]
+with open(os.path.join(root, "site.yml"), "w") as f:
+    f.write("title: Topics\ntopics:\n")
+    for i in range(150):
+        f.write("  - id: t%d\n    title: Topic %d\n    match: { words: [w%d] }\n" % (i, i, i))
+        if i == 0:
+            f.write("    children:\n" + "".join(
+                "      - { id: c%d, title: Child %d, match: { words: [v%d] } }\n" % (k, k, k)
+                for k in range(120)))
+for n in range(30):
+    with open(os.path.join(root, "content", "doc%d.md" % n), "w") as f:
+        f.write("# Doc %d\n\n" % n + "".join(
+            "- [Paper w%d v%d](https://ex.org/%d/%d) - notes\n" % ((n * 5 + j) % 150, (n * 5 + j) % 120, n, j)
+            for j in range(5)))
+EOF
+
 WWW=$TMP/www
 "$SSG" build -q -s "$ROOT" -o "$WWW" >"$TMP/build.log" 2>&1 &&
 	"$SSG" build -q -s "$ROOT" -o "$WWW/portal" --base-url /portal/ >>"$TMP/build.log" 2>&1 &&
-	"$SSG" build -q -s "$E2E/fixture" -o "$WWW/fixture" --base-url /fixture/ >>"$TMP/build.log" 2>&1 ||
+	"$SSG" build -q -s "$E2E/fixture" -o "$WWW/fixture" --base-url /fixture/ >>"$TMP/build.log" 2>&1 &&
+	"$SSG" build -q -s "$TMP/topics" -o "$WWW/topics" --base-url /topics/ >>"$TMP/build.log" 2>&1 ||
 	{ echo "FAIL: ssg build"; cat "$TMP/build.log"; exit 1; }
 
 CHROMIUM=$CHROMIUM timeout 300 node "$E2E/e2e.mjs" "$WWW" || exit 1

@@ -1,9 +1,10 @@
 /* site.js: the default theme's behaviour. It owns the dark-mode toggle, the
  * search as you type (over search-index.json: [kind, title, url relative to
- * the site root, extra text]), copy buttons on code blocks, and the resource
- * index filters. No dependencies and no request beyond the site's own
- * search-index.json, so it works offline and under any base path. Every
- * element it looks for has an ssg- id, so content ids cannot clash. */
+ * the site root, extra text]), copy buttons on code blocks, the resource
+ * index filters, and the sidebar scrolled to the page's own topic. No
+ * dependencies and no request beyond the site's own search-index.json, so it
+ * works offline and under any base path. Every element it looks for has an
+ * ssg- id, so content ids cannot clash. */
 (function () {
   'use strict';
   var root = document.body.getAttribute('data-root') || './';
@@ -29,6 +30,15 @@
       syncToggle();
     });
     if (media && media.addEventListener) media.addEventListener('change', syncToggle);
+  }
+
+  /* ---- the sidebar's own topic in view: a long tree scrolls in its box,
+   * and a page's topic may come far down it ---- */
+  var sidebar = document.querySelector('.sidebar');
+  var here = sidebar && sidebar.querySelector('[aria-current="page"]');
+  if (here && sidebar.scrollHeight > sidebar.clientHeight) {
+    var at = here.getBoundingClientRect(), box = sidebar.getBoundingClientRect();
+    if (at.top < box.top || at.bottom > box.bottom) sidebar.scrollTop += at.top - box.top - box.height / 3;
   }
 
   /* ---- copy buttons on code blocks ---- */
