@@ -237,6 +237,20 @@ static bool valid_id(const char *s)
 
 static int read_topic_list(struct ctx *c, ynode n, int parent, int depth);
 
+/* Deepest nesting of topics, by children: or by parent: (a chain of 5,000
+ * parents gave every topic page 5,000 breadcrumbs). */
+#define CONFIG_TOPIC_DEPTH 16
+
+/* How deep topic i sits (0: a root), counted no further than past the
+ * limit: every topic before it is within it. */
+static int topic_depth(const struct config *cfg, int i)
+{
+	int d = 0;
+	for (int t = cfg->topics[i].parent; t >= 0 && d <= CONFIG_TOPIC_DEPTH; t = cfg->topics[t].parent)
+		d++;
+	return d;
+}
+
 static int read_topic(struct ctx *c, ynode it, int parent, int depth)
 {
 	int rc = 0;
@@ -297,6 +311,12 @@ static int read_topic(struct ctx *c, ynode it, int parent, int depth)
 			t->parent = p;
 		free(parent_id);
 	}
+	if (topic_depth(c->cfg, (int)idx) > CONFIG_TOPIC_DEPTH) {
+		yamlx_error(c->y, it, c->d, "topic '%s' nests deeper than %d levels", t->id,
+			    CONFIG_TOPIC_DEPTH);
+		t->parent = -1;
+		rc = -1;
+	}
 	/* known by its id from now on (after its parent: not its own); a
 	 * repeated id is reported by check_refs */
 	size_t first;
@@ -311,8 +331,8 @@ static int read_topic_list(struct ctx *c, ynode n, int parent, int depth)
 {
 	if (!want_seq(c, n, parent < 0 ? "topics" : "children"))
 		return -1;
-	if (depth > 16) {
-		yamlx_error(c->y, n, c->d, "topics nest deeper than 16 levels");
+	if (depth > CONFIG_TOPIC_DEPTH) {
+		yamlx_error(c->y, n, c->d, "topics nest deeper than %d levels", CONFIG_TOPIC_DEPTH);
 		return -1;
 	}
 	int rc = 0;

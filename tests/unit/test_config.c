@@ -105,6 +105,18 @@ static void test_repeated_topic_ids(void **state)
 	assert_int_equal(cfg.topics[1].parent, 0);
 	config_free(&cfg);
 	diags_free(&d);
+	/* parent: chains nest no deeper than children: do (16 levels below a
+	 * root): 17 topics in a chain are fine, the 18th is an error */
+	char chain[4096] = "topics:\n  - {id: t0}\n";
+	for (int i = 1; i < 17; i++)
+		snprintf(chain + strlen(chain), sizeof chain - strlen(chain),
+			 "  - {id: t%d, parent: t%d}\n", i, i - 1);
+	assert_int_equal(parse(chain, &cfg, &d), 0);
+	assert_int_equal(cfg.topics[16].parent, 15);
+	config_free(&cfg);
+	diags_free(&d);
+	snprintf(chain + strlen(chain), sizeof chain - strlen(chain), "  - {id: t17, parent: t16}\n");
+	expect_error(chain, 19, 5, "topic 't17' nests deeper than 16 levels");
 	/* a topic is not its own parent */
 	expect_error("topics:\n  - {id: a, parent: a}\n", 2, 5, "parent 'a' is not a topic defined before it");
 }
