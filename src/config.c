@@ -239,7 +239,6 @@ static int read_topic_list(struct ctx *c, ynode n, int parent, int depth);
 
 /* Deepest nesting of topics, by children: or by parent: (a chain of 5,000
  * parents gave every topic page 5,000 breadcrumbs). */
-#define CONFIG_TOPIC_DEPTH 16
 
 /* How deep topic i sits (0: a root), counted no further than past the
  * limit: every topic before it is within it. */

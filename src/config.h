@@ -61,6 +61,9 @@ struct cfg_document {
 	int line, col;
 };
 
+/* How deep topics nest below the top, by children: or by parent:. */
+#define CONFIG_TOPIC_DEPTH 16
+
 struct config {
 	char *path;          /* "site.yml" as reported in diagnostics */
 	bool from_file;      /* false when the embedded defaults serve */

@@ -63,6 +63,16 @@ struct topic {
 	bool unsorted;     /* the catch-all topic */
 };
 
+/* One box of the quick reference: a topic's most cited and pinned resources
+ * (topic >= 0), or a document's own "Quick reference" section, whose entries
+ * are its citations [first, end) with a resource, the first `shown` of them. */
+struct quick_box {
+	int topic;
+	size_t doc, heading;
+	size_t first, end;
+	size_t shown, more; /* entries listed, and those past pages.per_page */
+};
+
 /* One page of the A-Z resource index: entries [start, start+n) of
  * site.index_order, all under one letter. */
 struct index_chunk {
@@ -122,6 +132,13 @@ struct site {
 	struct val *nav_cache[8]; /* views' shared navigation by page depth (view.c) */
 	size_t *nav_first, *nav_kids; /* the topics by parent, from view_prepare (view.c) */
 	bool nav_pruned;          /* the tree is larger than pages.sidebar_topics */
+	size_t *topic_order;      /* the topics with a page, in tree order: the topics index */
+	size_t ntopic_order;      /* (view_lists.c, from view_prepare to view_release) */
+	size_t *topic_order_pos;  /* per topic, its place there (SIZE_MAX: none) */
+	struct quick_box *quick_boxes; /* the quick reference's boxes, in page order */
+	size_t nquick_boxes;
+	size_t *quick_page_first; /* per quick-reference page, its first box; then nquick_boxes */
+	size_t nquick_pages;
 	int body_fd;              /* the document cache its documents' bodies were left in (0: none) */
 	const char *docs_map;     /* that file, mapped: its documents' strings lie there (NULL: none) */
 	size_t docs_map_len;

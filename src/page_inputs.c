@@ -391,3 +391,40 @@ void page_inputs_index(const struct page_inputs *pi, const struct site *s, size_
 		put_pair(&d, pi->res[s->index_order[ch->start + k]].item);
 	digest_end(&d, out);
 }
+
+void page_inputs_quick(const struct page_inputs *pi, const struct site *s, size_t page,
+		       unsigned long long out[2])
+{
+	struct digest d;
+	start(&d, pi, 'Q');
+	/* its place among the pages (its pager), then its boxes: a topic's by
+	 * its name and entries, a document's section by its heading as a link
+	 * and the entries it shows */
+	put_word(&d, page);
+	put_word(&d, s->nquick_pages);
+	size_t from, to;
+	view_quick_page_boxes(s, page, &from, &to);
+	for (size_t k = from; k < to; k++) {
+		const struct quick_box *b = &s->quick_boxes[k];
+		if (b->topic >= 0) {
+			const struct topic *t = &s->topics[b->topic];
+			put_str(&d, t->id);
+			put_str(&d, t->title);
+			put_word(&d, t->nquick);
+			for (size_t i = 0; i < t->nquick; i++)
+				put_pair(&d, pi->res[t->quick[i]].item);
+			continue;
+		}
+		const struct doc *doc = &s->docs[b->doc];
+		put_pair(&d, pi->heads[pi->head_at[b->doc] + b->heading]);
+		put_word(&d, b->shown);
+		put_word(&d, b->more);
+		size_t n = 0;
+		for (size_t c = b->first; c < b->end && n < b->shown; c++)
+			if (doc->cites[c].resource >= 0) {
+				put_pair(&d, pi->res[doc->cites[c].resource].item);
+				n++;
+			}
+	}
+	digest_end(&d, out);
+}

@@ -17,10 +17,13 @@
  *    resources on that page, the titles of the documents it names;
  *  - a page of the A-Z index: the letters (each by its first page's
  *    place), its own letter, part and neighbours, the entries on that page
- *    (the site's counts are on the index's first page only).
+ *    (the site's counts are on the index's first page only);
+ *  - a page of the quick reference: its place, its boxes' names (a topic's,
+ *    a document's section as a link) and the entries they show.
  * A resource's record is digested whole (every field a view could read), so
  * inputs err on the side of "changed". Other pages (home, the index's
- * landing page, document lists, data files) are always built.
+ * landing page, document lists, the topics index, data files) are always
+ * built.
  * A page whose inputs changed is rendered without digesting its view first
  * (site.c). SSG_CHECK_INPUTS=1 renders kept pages anyway and fails the build
  * when one's bytes differ from the page in place (tests).
@@ -73,6 +76,10 @@ void page_inputs_index(const struct page_inputs *pi, const struct site *s, size_
  * its slug is its id. */
 void page_inputs_item(const struct page_inputs *pi, size_t r, bool with_cites, bool anchored,
 		      unsigned long long out[2]);
+/* A page of the quick reference (1-based, as view_quick_reference): its
+ * place, its boxes' names, the entries they show. */
+void page_inputs_quick(const struct page_inputs *pi, const struct site *s, size_t page,
+		       unsigned long long out[2]);
 /* page: 1-based, as view_topic. */
 void page_inputs_topic(const struct page_inputs *pi, const struct site *s, size_t t, size_t page,
 		       unsigned long long out[2]);

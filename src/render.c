@@ -728,6 +728,7 @@ void render_sitemap(const struct site *s, struct buf *out)
 			free(p);
 		}
 	sitemap_url(out, base, "resources/", NULL);
+	sitemap_url(out, base, "topics/", NULL);
 	sitemap_url(out, base, "quick-reference/", NULL);
 	for (size_t i = 0; i < s->nres; i++)
 		if (s->res[i].has_page) {

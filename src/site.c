@@ -258,7 +258,7 @@ int site_load(struct site *s, const struct build_opts *o, struct diags *d)
 /* ---- rendering (parallel) ------------------------------------------------------ */
 
 enum page_kind { PAGE_DATA, PAGE_DOC, PAGE_TOPIC, PAGE_RESOURCE, PAGE_INDEX, PAGE_DOCLIST,
-		 PAGE_SINGLE };
+		 PAGE_TOPICS, PAGE_QUICKREF, PAGE_SINGLE };
 
 struct page_task {
 	enum page_kind kind;
@@ -333,6 +333,14 @@ static struct val *index_view(const struct site *s, size_t chunk, size_t sub,
 {
 	(void)sub;
 	return view_resource_index(s, chunk, items);
+}
+
+/* A page of the quick reference, as emit_listing makes views. */
+static struct val *quick_view(const struct site *s, size_t page, size_t sub,
+			      struct view_items *items)
+{
+	(void)sub;
+	return view_quick_reference(s, page, items);
 }
 
 /* An entry the page in place has as it would be rendered (view_items' find). */
@@ -603,6 +611,20 @@ static void render_one(void *ctx, size_t i)
 		path = xasprintf("%sindex.html", dir);
 		emit(j, t, "documents", view_documents(s, t->index), path, NULL);
 		break;
+	case PAGE_TOPICS:
+		dir = view_topics_dir(t->index);
+		path = xasprintf("%sindex.html", dir);
+		emit(j, t, "topics", view_topics(s, t->index), path, NULL);
+		break;
+	case PAGE_QUICKREF:
+		dir = view_quick_dir(t->index);
+		path = xasprintf("%sindex.html", dir);
+		page_inputs_quick(&j->inputs, s, t->index, t->inputs);
+		if (keep_by_inputs(j, t, path))
+			keep_items(j, t);
+		else
+			emit_listing(j, t, "quickref", quick_view, path);
+		break;
 	case PAGE_INDEX: {
 		path = xasprintf("%sindex.html", t->index < s->nchunks ? s->chunks[t->index].dir
 								: "resources/");
@@ -631,10 +653,6 @@ static void render_one(void *ctx, size_t i)
 		case 0:
 			path = xstrdup("index.html");
 			emit(j, t, "home", view_home(s), path, NULL);
-			break;
-		case 2:
-			path = xstrdup("quick-reference/index.html");
-			emit(j, t, "quickref", view_quick_reference(s), path, NULL);
 			break;
 		default:
 			path = xstrdup("404.html");
@@ -714,8 +732,11 @@ static void prerender_nav(struct site *s, struct mustache_set *tpl)
  * longest tasks start early). Returns how many; *tasks is allocated. */
 static size_t plan_pages(const struct site *s, struct page_task **tasks)
 {
-	size_t ndocpages = view_documents_pages(s);
-	size_t ntasks = NDATA + s->ndocs + s->nres + s->nchunks + ndocpages + 5, k = 0;
+	size_t ndocpages = view_documents_pages(s), ntopicpages = view_topics_pages(s);
+	size_t nquickpages = view_quick_pages(s);
+	size_t ntasks = NDATA + s->ndocs + s->nres + s->nchunks + ndocpages + ntopicpages +
+			nquickpages + 5,
+	       k = 0;
 	for (size_t i = 0; i < s->ntopics; i++)
 		ntasks += s->topics[i].npages;
 	struct page_task *t = xcalloc(ntasks, sizeof *t);
@@ -724,7 +745,7 @@ static size_t plan_pages(const struct site *s, struct page_task **tasks)
 	for (size_t i = 0; i < s->ndocs; i++)
 		t[k++] = (struct page_task){.kind = PAGE_DOC, .index = i, .sub = 0};
 	for (size_t i = 0; i < s->ntopics; i++)
-		if (s->topics[i].nresources || !s->topics[i].unsorted)
+		if (view_topic_has_page(&s->topics[i]))
 			for (size_t p = 1; p <= s->topics[i].npages; p++)
 				t[k++] = (struct page_task){.kind = PAGE_TOPIC, .index = i, .sub = p};
 	for (size_t i = 0; i < s->nres; i++)
@@ -737,8 +758,12 @@ static size_t plan_pages(const struct site *s, struct page_task **tasks)
 	t[k++] = (struct page_task){.kind = PAGE_INDEX, .index = single ? 0 : s->nchunks, .sub = 0};
 	for (size_t p = 1; p <= ndocpages; p++)
 		t[k++] = (struct page_task){.kind = PAGE_DOCLIST, .index = p, .sub = 0};
+	for (size_t p = 1; p <= ntopicpages; p++)
+		t[k++] = (struct page_task){.kind = PAGE_TOPICS, .index = p, .sub = 0};
+	for (size_t p = 1; p <= nquickpages; p++)
+		t[k++] = (struct page_task){.kind = PAGE_QUICKREF, .index = p, .sub = 0};
 	for (size_t i = 0; i < 4; i++)
-		if (i != 1)
+		if (i != 1 && i != 2)
 			t[k++] = (struct page_task){.kind = PAGE_SINGLE, .index = i, .sub = 0};
 	*tasks = t;
 	return k;
@@ -995,6 +1020,7 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 		struct render_job j = {.s = &s, .out = &out, .d = d};
 		pthread_mutex_init(&j.lock, NULL);
 		j.tpl = render_templates(&ts);
+		view_prepare(&s); /* the list pages' plans: how many pages each has */
 		size_t k = plan_pages(&s, &j.tasks);
 		/* 18,000 resource pages at 10,000 documents: spread them (output.c) */
 		size_t first_resource = k;
@@ -1005,10 +1031,9 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 			}
 		/* compile every template up front: rendering is then lock-free */
 		static const char *names[] = {"doc", "topic", "resource", "home", "resources",
-					      "documents", "quickref", "404"};
+					      "documents", "topics", "quickref", "404"};
 		for (size_t i = 0; i < sizeof names / sizeof *names; i++)
 			mustache_compile(j.tpl, names[i], d);
-		view_prepare(&s);
 		xref_related_all(&s, jobs_of(o));
 		if (s.related_differ)
 			diag_add(d, SEV_ERROR, "content", 0, 0,

@@ -1,5 +1,6 @@
 /* view: page views as value trees (see view.h). */
 #include "view.h"
+#include "view_parts.h"
 #include "pool.h"
 #include "buf.h"
 #include "html.h"
@@ -17,7 +18,7 @@ char *view_resource_dir(const struct site *s, size_t r) { return html_resource_u
 
 /* ---- small builders -------------------------------------------------------- */
 
-static struct val *link_val(const char *root, const char *title, const char *url)
+struct val *view_link(const char *root, const char *title, const char *url)
 {
 	struct val *m = val_map();
 	val_setk_str(m, "title", title);
@@ -75,7 +76,7 @@ static void add_breadcrumb_topics(const struct site *s, struct val *list, int t,
 		return;
 	add_breadcrumb_topics(s, list, s->topics[t].parent, root);
 	char *dir = view_topic_dir(s, (size_t)t);
-	val_push(list, link_val(root, s->topics[t].title, dir));
+	val_push(list, view_link(root, s->topics[t].title, dir));
 	free(dir);
 }
 
@@ -103,8 +104,7 @@ static void topic_kids_make(struct site *s)
 
 bool view_topic_listed(const struct topic *t) { return !t->unsorted && t->nresources; }
 
-/* Whether the sidebar lists a topic: all but an empty catch-all. */
-static bool nav_shown(const struct topic *t) { return !(t->unsorted && !t->nresources); }
+bool view_topic_has_page(const struct topic *t) { return !(t->unsorted && !t->nresources); }
 
 /* The sidebar's entries for parent's children (nav_level, below). */
 static struct val *nav_level(const struct site *s, int parent, const int *branch, size_t nbranch,
@@ -117,7 +117,7 @@ static void nav_item(const struct site *s, size_t i, int on, const int *branch, 
 {
 	const struct topic *t = &s->topics[i];
 	char *dir = view_topic_dir(s, i);
-	struct val *m = val_push(list, link_val(root, t->title, dir));
+	struct val *m = val_push(list, view_link(root, t->title, dir));
 	free(dir);
 	/* no count: the tree is on every page (a topic's count is on its own
 	 * page and on the home page) */
@@ -149,7 +149,7 @@ static struct val *nav_level(const struct site *s, int parent, const int *branch
 	bool on_listed = false, cut = false;
 	for (; j < end && listed < cap; j++) {
 		size_t i = s->nav_kids[j];
-		if (!nav_shown(&s->topics[i]))
+		if (!view_topic_has_page(&s->topics[i]))
 			continue;
 		nav_item(s, i, on, branch, nbranch, depth, current, root, list);
 		listed++;
@@ -159,16 +159,14 @@ static struct val *nav_level(const struct site *s, int parent, const int *branch
 	 * (looked for only that far: the level may hold thousands) */
 	for (; j < end && !cut; j++) {
 		size_t i = s->nav_kids[j];
-		cut = (int)i != on && nav_shown(&s->topics[i]);
+		cut = (int)i != on && view_topic_has_page(&s->topics[i]);
 	}
-	if (on >= 0 && !on_listed && nav_shown(&s->topics[on]) && s->topics[on].parent == parent)
+	if (on >= 0 && !on_listed && view_topic_has_page(&s->topics[on]) && s->topics[on].parent == parent)
 		nav_item(s, (size_t)on, on, branch, nbranch, depth, current, root, list);
 	if (cut) {
-		/* the whole list: the home page's topics, or the parent's subtopics */
-		char *where = parent < 0 ? xstrdup("#ssg-topics-h")
-					 : xconcat("topic/", s->topics[parent].id, "/#ssg-subtopics",
-						   NULL);
-		struct val *m = val_push(list, link_val(root, parent < 0 ? "All topics"
+		/* the whole list: the topics index, at the parent for subtopics */
+		char *where = parent < 0 ? view_topics_dir(1) : view_topics_entry(s, (size_t)parent);
+		struct val *m = val_push(list, view_link(root, parent < 0 ? "All topics"
 									: "All subtopics", where));
 		free(where);
 		val_setk_bool(m, "more", true);
@@ -208,9 +206,10 @@ void view_prepare(struct site *s)
 				s->doc_topic_pos[d] = (long)i;
 		}
 	topic_kids_make(s);
+	view_lists_prepare(s);
 	size_t shown = 0;
 	for (size_t t = 0; t < s->ntopics; t++)
-		shown += nav_shown(&s->topics[t]);
+		shown += view_topic_has_page(&s->topics[t]);
 	s->nav_pruned = shown > (size_t)s->cfg.sidebar_topics;
 	for (size_t depth = 0; depth < 8; depth++) {
 		struct buf root = BUF_INIT;
@@ -229,6 +228,7 @@ void view_release(struct site *s)
 	s->doc_primary = NULL;
 	free(s->doc_topic_pos);
 	s->doc_topic_pos = NULL;
+	view_lists_release(s);
 	free(s->nav_first);
 	free(s->nav_kids);
 	s->nav_first = s->nav_kids = NULL;
@@ -241,7 +241,7 @@ void view_release(struct site *s)
 }
 
 /* The fields every page has. dir: the page's folder relative to the root. */
-static struct val *base(const struct site *s, const char *dir, const char *kind, const char *title,
+struct val *view_base(const struct site *s, const char *dir, const char *kind, const char *title,
 			const char *desc, int current_topic)
 {
 	char *root = path_root_prefix(dir);
@@ -287,11 +287,11 @@ static struct val *base(const struct site *s, const char *dir, const char *kind,
 	return v;
 }
 
-static const char *root_of(const struct val *v) { return val_get(v, "root")->s; }
+const char *view_root(const struct val *v) { return val_get(v, "root")->s; }
 
 /* The site's counts, on the pages that show them (home, the document list,
  * the A-Z index) and on no other: these change with almost every edit. */
-static void site_counts(const struct site *s, struct val *v)
+void view_site_counts(const struct site *s, struct val *v)
 {
 	struct val *site = (struct val *)val_get(v, "site");
 	val_setk_int(site, "documents", (long long)s->ndocs);
@@ -299,7 +299,7 @@ static void site_counts(const struct site *s, struct val *v)
 	val_setk_int(site, "topics", (long long)(s->ntopics - 1));
 }
 
-static struct val *crumbs(struct val *v) { return (struct val *)val_get(v, "breadcrumbs"); }
+struct val *view_crumbs(struct val *v) { return (struct val *)val_get(v, "breadcrumbs"); }
 
 static const char *section_title(const struct doc *d, int h)
 {
@@ -328,7 +328,7 @@ static struct val *resource_url(const struct resource *r, const char *root)
 
 /* One resource as listed on topic, index and quick-reference pages; the
  * A-Z index gives each entry its slug as its element id (anchored). */
-static struct val *resource_item(const struct site *s, size_t ri, const char *root, bool with_cites,
+struct val *view_resource_item(const struct site *s, size_t ri, const char *root, bool with_cites,
 				 bool anchored)
 {
 	const struct resource *r = &s->res[ri];
@@ -413,11 +413,11 @@ static void prefetch_items(const struct site *s, const struct view_items *items,
 
 /* An entry of a list, numbered and noted in items (when given), or the
  * fragment of the page in place that stands for it. */
-static struct val *listed_item(const struct site *s, struct view_items *items, size_t ri,
-			       const char *root, bool with_cites, bool anchored)
+struct val *view_listed_item(const struct site *s, struct view_items *items, size_t ri,
+			     const char *root, bool with_cites, bool anchored)
 {
 	if (!items)
-		return resource_item(s, ri, root, with_cites, anchored);
+		return view_resource_item(s, ri, root, with_cites, anchored);
 	items->v = xgrow(items->v, &items->cap, items->n + 1, sizeof *items->v);
 	struct view_item *it = &items->v[items->n++];
 	*it = (struct view_item){ri, with_cites, anchored};
@@ -426,7 +426,7 @@ static struct val *listed_item(const struct site *s, struct view_items *items, s
 	const char *bytes = items->find ? items->find(items->ctx, it, &len) : NULL;
 	if (bytes)
 		return val_fragment(bytes, len, number);
-	struct val *m = resource_item(s, ri, root, with_cites, anchored);
+	struct val *m = view_resource_item(s, ri, root, with_cites, anchored);
 	m->item = number;
 	return m;
 }
@@ -508,9 +508,9 @@ struct val *view_doc(const struct site *s, size_t di, const char *body)
 {
 	const struct doc *d = &s->docs[di];
 	int primary = view_doc_topic(s, di);
-	struct val *v = base(s, d->url, "doc", d->title, d->description, primary);
-	const char *root = root_of(v);
-	add_breadcrumb_topics(s, crumbs(v), primary, root);
+	struct val *v = view_base(s, d->url, "doc", d->title, d->description, primary);
+	const char *root = view_root(v);
+	add_breadcrumb_topics(s, view_crumbs(v), primary, root);
 	struct val *m = val_setk(v, "doc", val_map());
 	val_setk_str(m, "title", d->title);
 	val_setk_str(m, "description", d->description ? d->description : "");
@@ -541,7 +541,7 @@ struct val *view_doc(const struct site *s, size_t di, const char *body)
 		if (best < 0)
 			break;
 		char *dir = view_topic_dir(s, (size_t)best);
-		val_push(tl, link_val(root, s->topics[best].title, dir));
+		val_push(tl, view_link(root, s->topics[best].title, dir));
 		free(dir);
 		counts[best] = 0;
 	}
@@ -550,15 +550,15 @@ struct val *view_doc(const struct site *s, size_t di, const char *body)
 	size_t nrel = xref_related(s, di, rel, 5);
 	struct val *rl = val_setk(m, "related", val_list());
 	for (size_t i = 0; i < nrel; i++)
-		val_push(rl, link_val(root, s->docs[rel[i]].title, s->docs[rel[i]].url));
+		val_push(rl, view_link(root, s->docs[rel[i]].title, s->docs[rel[i]].url));
 	val_setk_bool(m, "has_related", nrel > 0);
 	/* previous / next within the primary topic */
 	long prev, next;
 	view_doc_neighbours(s, di, &prev, &next);
 	if (prev >= 0)
-		val_setk(m, "prev", link_val(root, s->docs[prev].title, s->docs[prev].url));
+		val_setk(m, "prev", view_link(root, s->docs[prev].title, s->docs[prev].url));
 	if (next >= 0)
-		val_setk(m, "next", link_val(root, s->docs[next].title, s->docs[next].url));
+		val_setk(m, "next", view_link(root, s->docs[next].title, s->docs[next].url));
 	val_setk_bool(m, "has_pager", val_get(m, "prev") || val_get(m, "next"));
 	val_setk_int(m, "resources", (long long)distinct_resources(d));
 	return v;
@@ -575,7 +575,7 @@ static void related_topics(const struct site *s, size_t ti, const char *root, st
 	const struct topic *t = &s->topics[ti];
 	if (t->parent >= 0 && view_topic_listed(&s->topics[t->parent])) {
 		char *rd = view_topic_dir(s, (size_t)t->parent);
-		val_push(rel, link_val(root, s->topics[t->parent].title, rd));
+		val_push(rel, view_link(root, s->topics[t->parent].title, rd));
 		free(rd);
 	}
 	const size_t *kids = s->nav_kids + s->nav_first[t->parent + 1];
@@ -597,7 +597,7 @@ static void related_topics(const struct site *s, size_t ti, const char *root, st
 	}
 	for (size_t j = lo; j < n && j < lo + cap; j++) {
 		char *rd = view_topic_dir(s, sib[j]);
-		val_push(rel, link_val(root, s->topics[sib[j]].title, rd));
+		val_push(rel, view_link(root, s->topics[sib[j]].title, rd));
 		free(rd);
 	}
 	free(sib);
@@ -611,7 +611,7 @@ static void related_topics(const struct site *s, size_t ti, const char *root, st
  * first, the last and PAGER_SPAN either side of this one, with a gap entry
  * where numbers are skipped: a topic of 2,000 pages named all 2,000 on
  * each of them. `dir(k)` is the folder of page k (1-based). */
-static struct val *pager(const char *root, size_t page, size_t npages,
+struct val *view_pager(const char *root, size_t page, size_t npages,
 			 char *(*dir)(const void *ctx, size_t k), const void *ctx)
 {
 	struct val *p = val_map();
@@ -673,10 +673,10 @@ struct val *view_topic(const struct site *s, size_t ti, size_t page, struct view
 	const struct topic *t = &s->topics[ti];
 	struct topic_page_ctx pc = {s, ti};
 	char *dir = topic_page_dir(&pc, page);
-	struct val *v = base(s, dir, "topic", t->title, t->description, (int)ti);
+	struct val *v = view_base(s, dir, "topic", t->title, t->description, (int)ti);
 	free(dir);
-	const char *root = root_of(v);
-	add_breadcrumb_topics(s, crumbs(v), t->parent, root);
+	const char *root = view_root(v);
+	add_breadcrumb_topics(s, view_crumbs(v), t->parent, root);
 	struct val *m = val_setk(v, "topic", val_map());
 	val_setk_str(m, "id", t->id);
 	val_setk_str(m, "title", t->title);
@@ -685,7 +685,7 @@ struct val *view_topic(const struct site *s, size_t ti, size_t page, struct view
 	val_setk_bool(m, "unsorted", t->unsorted);
 	struct val *q = val_setk(m, "quick", val_list());
 	for (size_t i = 0; i < t->nquick && page == 1; i++)
-		val_push(q, listed_item(s, items, t->quick[i], root, false, false));
+		val_push(q, view_listed_item(s, items, t->quick[i], root, false, false));
 	val_setk_bool(m, "has_quick", t->nquick > 0 && page == 1);
 	/* this page's slice of the listing (by kind, then title), grouped by kind */
 	size_t per = (size_t)s->cfg.per_page;
@@ -705,24 +705,34 @@ struct val *view_topic(const struct site *s, size_t ti, size_t page, struct view
 			val_setk_str(g, "id", cur >= 0 ? s->cfg.kinds[cur].id : "other");
 			list = val_setk(g, "resources", val_list());
 		}
-		val_push(list, listed_item(s, items, t->listing[i], root, true, false));
+		val_push(list, view_listed_item(s, items, t->listing[i], root, true, false));
 	}
 	val_setk_int(m, "page", (long long)page);
 	val_setk_int(m, "pages", (long long)t->npages);
 	val_setk_bool(m, "paged", t->npages > 1);
 	if (t->npages > 1)
-		val_setk(m, "pager", pager(root, page, t->npages, topic_page_dir, &pc));
+		val_setk(m, "pager", view_pager(root, page, t->npages, topic_page_dir, &pc));
+	/* its subtopics, as many as the sidebar lists; all of them are on the
+	 * topics index (a topic of 2,000 children listed them on each page) */
 	struct val *subs = val_setk(m, "subtopics", val_list());
-	for (size_t i = 0; i < t->nchildren; i++) {
+	size_t cap = (size_t)s->cfg.sidebar_topics;
+	for (size_t i = 0; i < t->nchildren && i < cap; i++) {
 		char *cd = view_topic_dir(s, (size_t)t->children[i]);
-		struct val *c = val_push(subs, link_val(root, s->topics[t->children[i]].title, cd));
+		struct val *c = val_push(subs, view_link(root, s->topics[t->children[i]].title, cd));
 		val_setk_int(c, "count", (long long)s->topics[t->children[i]].nresources);
 		free(cd);
 	}
 	val_setk_bool(m, "has_subtopics", t->nchildren > 0);
+	val_setk_bool(m, "more_subtopics", t->nchildren > cap);
+	val_setk_int(m, "nsubtopics", (long long)t->nchildren);
+	if (t->nchildren > cap) {
+		char *all = view_topics_entry(s, ti);
+		val_setk(m, "all_subtopics", val_concat(root, all));
+		free(all);
+	}
 	struct val *docs = val_setk(m, "documents", val_list());
 	for (size_t i = 0; i < t->ndocs && i < 50; i++)
-		val_push(docs, link_val(root, s->docs[t->docs[i]].title, s->docs[t->docs[i]].url));
+		val_push(docs, view_link(root, s->docs[t->docs[i]].title, s->docs[t->docs[i]].url));
 	related_topics(s, ti, root, val_setk(m, "related", val_list()));
 	return v;
 }
@@ -746,11 +756,11 @@ struct val *view_resource(const struct site *s, size_t ri)
 	int first_topic = r->ntopics ? r->topics[0] : -1;
 	/* the shared navigation (no topic highlighted): 30,000 resource pages must
 	 * not each build their own; the breadcrumbs still name the topic */
-	struct val *v = base(s, dir, "resource", r->title, r->desc, -1);
+	struct val *v = view_base(s, dir, "resource", r->title, r->desc, -1);
 	free(dir);
-	const char *root = root_of(v);
-	add_breadcrumb_topics(s, crumbs(v), first_topic, root);
-	struct val *m = val_setk(v, "resource", resource_item(s, ri, root, false, false));
+	const char *root = view_root(v);
+	add_breadcrumb_topics(s, view_crumbs(v), first_topic, root);
+	struct val *m = val_setk(v, "resource", view_resource_item(s, ri, root, false, false));
 	struct val *titles = val_setk(m, "titles", val_list());
 	struct val *descs = val_setk(m, "descriptions", val_list());
 	struct val *cites = val_setk(m, "citations", val_list());
@@ -787,96 +797,30 @@ struct val *view_resource(const struct site *s, size_t ri)
 	struct val *tl = val_setk(m, "topics", val_list());
 	for (size_t i = 0; i < r->ntopics; i++) {
 		char *td = view_topic_dir(s, (size_t)r->topics[i]);
-		val_push(tl, link_val(root, s->topics[r->topics[i]].title, td));
+		val_push(tl, view_link(root, s->topics[r->topics[i]].title, td));
 		free(td);
 	}
 	return v;
 }
 
-/* ---- home, index, quick reference, 404 ---------------------------------- */
-
-static struct val *doc_item(const struct site *s, size_t i, const char *root)
-{
-	struct val *m = link_val(root, s->docs[i].title, s->docs[i].url);
-	val_setk_str(m, "description", s->docs[i].description ? s->docs[i].description : "");
-	val_setk_int(m, "links", (long long)s->docs[i].ncites);
-	return m;
-}
-
-size_t view_documents_pages(const struct site *s)
-{
-	size_t per = (size_t)s->cfg.per_page;
-	return s->ndocs ? (s->ndocs + per - 1) / per : 1;
-}
-
-static char *documents_dir(const void *ctx, size_t k)
-{
-	(void)ctx;
-	return k <= 1 ? xstrdup("documents/") : xasprintf("documents/%zu/", k);
-}
-
-char *view_documents_dir(size_t page)
-{
-	return documents_dir(NULL, page);
-}
-
-struct val *view_documents(const struct site *s, size_t page)
-{
-	char *dir = documents_dir(NULL, page);
-	struct val *v = base(s, dir, "documents", "All documents", NULL, -1);
-	free(dir);
-	site_counts(s, v);
-	const char *root = root_of(v);
-	size_t per = (size_t)s->cfg.per_page, npages = view_documents_pages(s);
-	struct val *docs = val_setk(v, "documents", val_list());
-	for (size_t i = (page - 1) * per; i < s->ndocs && i < page * per; i++)
-		val_push(docs, doc_item(s, i, root));
-	if (npages > 1)
-		val_setk(v, "pager", pager(root, page, npages, documents_dir, NULL));
-	return v;
-}
-
-struct val *view_home(const struct site *s)
-{
-	struct val *v = base(s, "", "home", s->cfg.title, s->cfg.description, -1);
-	site_counts(s, v);
-	const char *root = root_of(v);
-	struct val *docs = val_setk(v, "documents", val_list());
-	size_t shown = s->ndocs < VIEW_HOME_DOCS ? s->ndocs : VIEW_HOME_DOCS;
-	for (size_t i = 0; i < shown; i++)
-		val_push(docs, doc_item(s, i, root));
-	val_setk_bool(v, "more_documents", s->ndocs > shown);
-	struct val *topics = val_setk(v, "topics", val_list());
-	for (size_t i = 0; i < s->ntopics; i++) {
-		const struct topic *t = &s->topics[i];
-		if (t->parent >= 0 || !t->nresources)
-			continue;
-		char *td = view_topic_dir(s, i);
-		struct val *m = val_push(topics, link_val(root, t->title, td));
-		free(td);
-		val_setk_str(m, "description", t->description);
-		val_setk_int(m, "count", (long long)t->nresources);
-	}
-	val_setk_int(v, "unsorted", (long long)s->unsorted_count);
-	return v;
-}
+/* ---- the A-Z index, 404 ------------------------------------------------------- */
 
 struct val *view_resource_index(const struct site *s, size_t chunk, struct view_items *items)
 {
 	/* chunk == s->nchunks: the landing page of a multi-page index */
 	bool single = s->nchunks && !strcmp(s->chunks[0].dir, "resources/");
 	const char *dir = chunk < s->nchunks ? s->chunks[chunk].dir : "resources/";
-	struct val *v = base(s, dir, "index", "All resources", NULL, -1);
+	struct val *v = view_base(s, dir, "index", "All resources", NULL, -1);
 	/* the site's and the letters' counts on the index's first page only: a
 	 * page of one letter shows nothing that a resource under another letter
 	 * changes (a new link rewrites its letter's pages, not all 140) */
 	bool whole = single || chunk >= s->nchunks;
 	if (whole)
-		site_counts(s, v);
+		view_site_counts(s, v);
 	val_setk_bool(v, "counts", whole);
-	const char *root = root_of(v);
+	const char *root = view_root(v);
 	if (chunk < s->nchunks && !single)
-		val_push(crumbs(v), link_val(root, "All resources", "resources/"));
+		val_push(view_crumbs(v), view_link(root, "All resources", "resources/"));
 	/* the letters, each linking to its first page */
 	struct val *nav = val_setk(v, "letter_nav", val_list());
 	for (size_t c = 0; c < s->nchunks; c++) {
@@ -913,7 +857,7 @@ struct val *view_resource_index(const struct site *s, size_t chunk, struct view_
 			size_t ri = s->index_order[ch->start + k];
 			/* a resource without a page of its own names its citing
 			 * documents here, its only place */
-			val_push(cur, listed_item(s, items, ri, root, !s->res[ri].has_page, true));
+			val_push(cur, view_listed_item(s, items, ri, root, !s->res[ri].has_page, true));
 			if (s->res[ri].kind >= 0)
 				kind_counts[s->res[ri].kind]++;
 		}
@@ -943,72 +887,16 @@ struct val *view_resource_index(const struct site *s, size_t chunk, struct view_
 	return v;
 }
 
-struct val *view_quick_reference(const struct site *s)
-{
-	struct val *v = base(s, "quick-reference/", "quickref", "Quick reference", NULL, -1);
-	const char *root = root_of(v);
-	struct val *topics = val_setk(v, "topics", val_list());
-	for (size_t i = 0; i < s->ntopics; i++) {
-		const struct topic *t = &s->topics[i];
-		if (!t->nquick || t->unsorted)
-			continue;
-		char *td = view_topic_dir(s, i);
-		struct val *m = val_push(topics, link_val(root, t->title, td));
-		free(td);
-		struct val *q = val_setk(m, "resources", val_list());
-		for (size_t k = 0; k < t->nquick; k++)
-			val_push(q, resource_item(s, t->quick[k], root, false, false));
-	}
-	/* the documents' own "Quick Reference" sections, as many as a page holds */
-	struct val *sections = val_setk(v, "sections", val_list());
-	size_t budget = (size_t)s->cfg.per_page;
-	for (size_t di = 0; di < s->ndocs && budget; di++) {
-		const struct doc *d = &s->docs[di];
-		for (size_t h = 0; h < d->nheadings; h++) {
-			if (!strcasestr(d->headings[h].text, "quick reference"))
-				continue;
-			char *su = xasprintf("%s#%s", d->url, d->headings[h].id);
-			struct val *m = val_push(sections, link_val(root, d->title, su));
-			free(su);
-			val_setk_str(m, "section", d->headings[h].text);
-			struct val *items = val_setk(m, "resources", val_list());
-			/* its citations: those under it (from it to the next heading
-			 * of its level or above), which come in document order; only
-			 * while the page has room (a document can hold thousands of
-			 * such sections, and of citations) */
-			size_t end = h + 1;
-			while (end < d->nheadings && d->headings[end].level > d->headings[h].level)
-				end++;
-			size_t lo = 0, hi = d->ncites;
-			while (lo < hi) {
-				size_t mid = lo + (hi - lo) / 2;
-				if (d->cites[mid].heading < (int)h)
-					lo = mid + 1;
-				else
-					hi = mid;
-			}
-			for (size_t c = lo; c < d->ncites && budget && d->cites[c].heading < (int)end; c++)
-				if (d->cites[c].resource >= 0) {
-					val_push(items, resource_item(s, (size_t)d->cites[c].resource, root, false,
-								      false));
-					budget--;
-				}
-		}
-	}
-	val_setk_bool(v, "has_sections", sections->n > 0);
-	return v;
-}
-
 struct val *view_not_found(const struct site *s)
 {
 	/* served for any missing path: links must be absolute from base_url */
-	struct val *v = base(s, "", "404", "Page not found", NULL, -1);
+	struct val *v = view_base(s, "", "404", "Page not found", NULL, -1);
 	const char *bu = s->cfg.base_url;
 	size_t bl = strlen(bu);
-	/* val_set, not val_setk: these replace what base() set */
+	/* val_set, not val_setk: these replace what view_base() set */
 	val_set(v, "root", val_str_own(xasprintf("%s%s", bu, bl && bu[bl - 1] == '/' ? "" : "/")));
 	/* the nav was built with "./": rebuild it with the absolute root */
-	val_set(v, "nav", nav_tree(s, -1, root_of(v)));
+	val_set(v, "nav", nav_tree(s, -1, view_root(v)));
 	val_set(v, "nav_html", val_null());
 	return v;
 }

@@ -21,6 +21,9 @@ char *view_topic_dir(const struct site *s, size_t t);
 /* Whether a topic is listed among another's related topics: it has
  * resources and is not the catch-all. */
 bool view_topic_listed(const struct topic *t);
+/* Whether a topic has a page (and a place in the sidebar and the topics
+ * index): all but an empty catch-all. */
+bool view_topic_has_page(const struct topic *t);
 char *view_resource_dir(const struct site *s, size_t r);
 
 /* body: the document's rendered HTML (ownership stays with the caller). */
@@ -46,7 +49,8 @@ char *view_topic_page_dir(const struct site *s, size_t t, size_t page);
 struct val *view_resource(const struct site *s, size_t r);
 /* How many citing documents a resource's entry in a list names. */
 #define VIEW_CITED_IN 5
-/* How many documents the home page lists; the rest are on documents/ pages. */
+/* How many documents the home page lists; the rest are on documents/ pages.
+ * Its top-level topics are cut at pages.sidebar_topics; all are on topics/. */
 #define VIEW_HOME_DOCS 30
 struct val *view_home(const struct site *s);
 /* Page `page` (1-based) of the list of all documents, and its folder. */
@@ -56,7 +60,22 @@ char *view_documents_dir(size_t page);
 /* Page `chunk` of the A-Z index (site.chunks); chunk == nchunks is the
  * landing page of an index of several pages. */
 struct val *view_resource_index(const struct site *s, size_t chunk, struct view_items *items);
-struct val *view_quick_reference(const struct site *s);
+/* Page `page` (1-based) of the quick reference (items as view_topic's),
+ * its pages and folders (quick-reference/, quick-reference/2/...). Its boxes (the topics', then
+ * the documents' own sections) fill pages of pages.per_page entries. */
+struct val *view_quick_reference(const struct site *s, size_t page, struct view_items *items);
+size_t view_quick_pages(const struct site *s);
+char *view_quick_dir(size_t page);
+/* The boxes of that page: site.quick_boxes[*from, *to). */
+void view_quick_page_boxes(const struct site *s, size_t page, size_t *from, size_t *to);
+/* Page `page` (1-based) of the topics index: every topic with a page, in
+ * tree order, pages.per_page of them a page (topics/, topics/2/...). */
+struct val *view_topics(const struct site *s, size_t page);
+size_t view_topics_pages(const struct site *s);
+char *view_topics_dir(size_t page);
+/* Where topic t stands in the topics index: its page's folder and the
+ * entry's anchor, relative to the root (the links to "all subtopics"). */
+char *view_topics_entry(const struct site *s, size_t t);
 struct val *view_not_found(const struct site *s);
 /* The primary topic of a document (where most of its resources sit); -1 none.
  * Both this and the next are found once, by view_prepare. */

@@ -4,7 +4,7 @@
 //   /          the portal built at the root
 //   /portal/   the portal built with --base-url /portal/ (a sub-path deploy)
 //   /fixture/  tests/e2e/fixture built with --base-url /fixture/ (code blocks, dates)
-//   /topics/   270 topics (150, the first with 120 subtopics): a pruned sidebar
+//   /crowd/    270 topics (150, the first with 120 subtopics): a pruned sidebar
 // It walks home -> topic -> resource -> citing section, searches and opens
 // results (at the root and under /portal/), toggles dark mode and reloads,
 // checks the print layout of the quick reference and a sidebar pruned to the
@@ -132,7 +132,8 @@ const pages = {
   topic: '/topic/attention/',
   resource: `/r/${resourceHref}/`,
   'quick-reference': '/quick-reference/',
-  'pruned-sidebar': '/topics/topic/c110/',
+  'pruned-sidebar': '/crowd/topic/c110/',
+  'topics-index': '/crowd/topics/',
 };
 
 // ---- 1. home, landmarks, skip link ----------------------------------------------
@@ -327,7 +328,7 @@ await check('404 page under a base path has the theme and working links', async 
 // ---- 5b. a sidebar pruned to the page's branch -----------------------------------------
 await check('a pruned sidebar: the page\'s topic in view, its branch open, links to all', async () => {
   await page.setViewportSize({ width: 1280, height: 800 });
-  await open('/topics/topic/c110/');
+  await open('/crowd/topic/c110/');
   const s = await page.evaluate(() => {
     const bar = document.querySelector('.sidebar');
     const cur = bar.querySelector('[aria-current="page"]');
@@ -340,12 +341,19 @@ await check('a pruned sidebar: the page\'s topic in view, its branch open, links
   assert(s.scrolls && s.inView, `the current topic out of the sidebar's view (scrolls: ${s.scrolls})`);
   // 100 top-level topics and 100 subtopics, the page's own, two links to all
   assert(s.entries === 203, 'sidebar entries ' + s.entries);
-  assert(JSON.stringify(s.more) === JSON.stringify([['All subtopics', '/topics/topic/t0/#ssg-subtopics'],
-                                                    ['All topics', '/topics/#ssg-topics-h']]), 'links to all ' + JSON.stringify(s.more));
+  assert(JSON.stringify(s.more) === JSON.stringify([['All subtopics', '/crowd/topics/#ssg-topic-t0'],
+                                                    ['All topics', '/crowd/topics/']]), 'links to all ' + JSON.stringify(s.more));
+  // the link to all subtopics: the parent's entry in the topics index, in
+  // view, its 120 subtopics after it
   await page.locator('.sidebar li.more > a', { hasText: 'All subtopics' }).click();
-  await page.waitForURL(origin + '/topics/topic/t0/#ssg-subtopics');
-  assert(await page.locator('#ssg-subtopics').count() === 1, 'no subtopics heading');
-  assert(await page.locator('section.subtopics li').count() === 120, 'subtopics listed');
+  await page.waitForURL(origin + '/crowd/topics/#ssg-topic-t0');
+  await waitTarget();
+  const after = await page.evaluate(() => {
+    const li = [...document.querySelectorAll('.topic-index > li')];
+    const at = li.findIndex((x) => x.id === 'ssg-topic-t0');
+    return li.slice(at + 1, at + 121).filter((x) => x.querySelector('.trail')).length;
+  });
+  assert(after === 120, 'subtopics after their parent in the index: ' + after);
 });
 
 // ---- 6. print layout of the quick reference --------------------------------------------

@@ -3,7 +3,7 @@
 # packages of tests/e2e (playwright-core, axe-core; npm ci from the lock file)
 # into tests/e2e/node_modules, builds the portal at the root, under /portal/,
 # the tests/e2e/fixture site under /fixture/ and a site of 270 topics (more
-# than the sidebar lists whole) under /topics/, and runs tests/e2e/e2e.mjs,
+# than the sidebar lists whole) under /crowd/, and runs tests/e2e/e2e.mjs,
 # which drives Debian's /usr/bin/chromium headless and writes screenshots into
 # tests/e2e/out/; then tests/e2e/serve_live.mjs, ssg serve's live reload in
 # the same browser. Run by tests/run_integration.sh with $SSG set; exit 0 =
@@ -53,7 +53,7 @@ WWW=$TMP/www
 "$SSG" build -q -s "$ROOT" -o "$WWW" >"$TMP/build.log" 2>&1 &&
 	"$SSG" build -q -s "$ROOT" -o "$WWW/portal" --base-url /portal/ >>"$TMP/build.log" 2>&1 &&
 	"$SSG" build -q -s "$E2E/fixture" -o "$WWW/fixture" --base-url /fixture/ >>"$TMP/build.log" 2>&1 &&
-	"$SSG" build -q -s "$TMP/topics" -o "$WWW/topics" --base-url /topics/ >>"$TMP/build.log" 2>&1 ||
+	"$SSG" build -q -s "$TMP/topics" -o "$WWW/crowd" --base-url /crowd/ >>"$TMP/build.log" 2>&1 ||
 	{ echo "FAIL: ssg build"; cat "$TMP/build.log"; exit 1; }
 
 CHROMIUM=$CHROMIUM timeout 300 node "$E2E/e2e.mjs" "$WWW" || exit 1

@@ -345,6 +345,7 @@ with open(os.path.join(d, "headings.md"), "w") as f:
     f.write("".join("[to %d](#notes-%d) " % (i, i) for i in range(1, 20000)) + "\n")
 with open(os.path.join(d, "quick.md"), "w") as f:
     f.write("# Quick\n\n" + "".join("## Quick reference %d\n\n- [q%d](https://q.example/%d)\n\n" % (i, i, i) for i in range(20000)))
+    f.write("## Quick reference, long\n\n" + "".join("- [l%d](https://ql.example/%d)\n" % (i, i) for i in range(1200)))
 with open(os.path.join(d, "headings.rst"), "w") as f:
     f.write("Crowd\n=====\n\n" + "".join("Notes\n-----\n\ntext %d\n\n" % i for i in range(20000)))
 with open(os.path.join(d, "links.md"), "w") as f:
@@ -391,6 +392,20 @@ grep -q '"slug":"example-com-a-very-long-common-prefix-for-every-link-in-this-li
 grep -q 'broken-anchor\|has no heading or target' "$TMP/out" && fail "crowds: a link to an existing #notes-N reported broken"
 grep -q 'https://q.example/499"' "$P/quick-reference/index.html" ||
 	fail "crowds: the quick-reference page does not reach the 500th section's link"
+# the quick reference's sections go on over pages of at most 500 entries (it
+# cut them all at the first 500), and a section longer than a page shows 500
+# entries and links to the rest in its document
+n=1
+while [ -f "$P/quick-reference/$((n + 1))/index.html" ]; do n=$((n + 1)); done
+[ "$n" -eq 41 ] || fail "crowds: the quick reference has $n pages, not 41"
+for q in "$P"/quick-reference/index.html "$P"/quick-reference/*/index.html; do
+	[ "$(grep -c '<li class="resource"' "$q")" -le 500 ] || fail "crowds: $q holds more than 500 entries"
+done
+grep -q 'https://q.example/19999"' "$P/quick-reference/40/index.html" ||
+	fail "crowds: the quick reference's page 40 lacks the last short section"
+[ "$(grep -c 'https://ql.example/' "$P/quick-reference/41/index.html")" -eq 500 ] &&
+	grep -q '>700 more in the document</a>' "$P/quick-reference/41/index.html" ||
+	fail "crowds: the long section is not cut at 500 entries with a link to the other 700"
 [ "$(du -sk "$P" | cut -f1)" -lt 400000 ] || fail "crowds: the site is larger than 400 MB"
 for cell in '<td>29999</td>' '<td>b9999</td>' 'footnote-sym-30000'; do
 	grep -q "$cell" "$P/tables/index.html" || fail "crowds: tables/ lacks $cell"

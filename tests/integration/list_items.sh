@@ -6,7 +6,7 @@
 # build; SSG_CHECK_INPUTS=1 renders each taken entry too and fails the build
 # on a difference; a list page replaced by other bytes in the site in place
 # lends none, and a damaged .ssg-items is ignored: each build still equals a
-# clean one.
+# clean one. The quick reference's pages take their entries the same way.
 set -u
 : "${SSG:?set SSG to the ssg binary}"
 d=$(mktemp -d "${TMPDIR:-/var/tmp}/ssg-list-items.XXXXXX")
@@ -66,4 +66,24 @@ done
 printf 'garbage' > "$d/out/.ssg-items"
 edit; taken "with a garbage .ssg-items" >/dev/null
 same_as_clean "with a garbage .ssg-items"
+# the quick reference: a page of it rendered again after an edit of an
+# entry it shows takes its other entries from the page in place (the topic
+# pages copied to new files first, so that they lend none)
+qdoc="$d/content/triton-gpu-references.rst"
+qedit() {
+	n=$((n + 1))
+	sed -i "s|^\(\* \`CUDA C Best Practices Guide <https://docs.nvidia.com/cuda/cuda-c-best-practices-guide/>\`_ - Optimization techniques\).*|\1, edited $n|" "$qdoc"
+	grep -q "techniques, edited $n" "$qdoc" || { echo "the quick-reference edit did not apply"; exit 1; }
+}
+qedit; taken "before the quick reference" >/dev/null
+find "$d/out/topic" -name index.html | while read -r f; do cp "$f" "$d/t" && mv "$d/t" "$f"; done
+qedit; got=$(taken "the quick reference")
+grep -q "techniques, edited $n" "$d/out/quick-reference/index.html" ||
+	{ echo "the quick reference does not show the edited entry"; exit 1; }
+[ "${got:-0}" -gt 0 ] || { echo "the quick reference took no entry from the page in place"; exit 1; }
+same_as_clean "the quick reference"
+qedit
+SSG_CHECK_INPUTS=1 "$SSG" build -q -s "$d" -o "$d/out" 2> "$d/err" ||
+	{ echo "SSG_CHECK_INPUTS=1, the quick reference: the build failed"; cat "$d/err"; exit 1; }
+same_as_clean "the quick reference, checking"
 echo "list items: entries taken from the pages in place; the site equals a clean build"

@@ -6,11 +6,16 @@
 #    plus the branch's own topic and a link to all of them;
 #  - a page lists its own topic, marked current, however far down its level
 #    it comes, and the children of that topic;
-#  - a cut list ends with "All topics" (the home page's list) or "All
-#    subtopics" (the parent's), and those targets exist;
+#  - a cut list ends with "All topics" or "All subtopics" (the topics
+#    index, at the parent's entry), and those targets exist;
 #  - a topic page's related topics are at most 100, the nearest in order;
 #  - the site stays small (it was 510 MB, 2,000 links on each page);
 #  - an incremental build after edits equals a clean one (SSG_CHECK_INPUTS);
+#  - the home page lists 100 top-level topics and links to the topics index,
+#    which lists every topic once, in tree order, 500 a page; a topic's
+#    subtopics are cut the same way, and the links to all lead to entries;
+#  - the quick reference has pages of at most 500 entries, each topic's box
+#    once;
 #  - the bundled portal's tree (under 100 topics) is listed whole.
 set -u
 : "${SSG:?set SSG to the ssg binary}"
@@ -133,6 +138,77 @@ rel = re.findall(r">Topic (\d+)<", re.search(r'<h2>Related topics</h2><ul>(.*?)<
 if len(rel) != 100 or int(rel[0]) > 1450 or int(rel[-1]) < 1549:
     sys.exit("topic/t1500/: related topics %s..%s (%d)" % (rel[0], rel[-1], len(rel)))
 print("sidebar: %d pages checked" % checked)
+EOF
+# the list pages: the home page's topics, the topics index, a topic's
+# subtopics and the quick reference, each bounded and each whole in all
+python3 - "$o" <<'EOF' || exit 1
+import os, re, sys
+root, CAP, PER = sys.argv[1], 100, 500
+def read(rel):
+    return open(os.path.join(root, rel), encoding="utf-8").read()
+def pages(first, fmt):
+    out, k = [], 1
+    while os.path.exists(os.path.join(root, first if k == 1 else fmt % k)):
+        out.append(read(first if k == 1 else fmt % k))
+        k += 1
+    return out
+def leads_to(page_rel, href):
+    base, _, anchor = href.partition("#")
+    target = os.path.normpath(os.path.join(root, os.path.dirname(page_rel), base, "index.html"))
+    return os.path.exists(target) and ('id="%s"' % anchor in open(target).read() if anchor else True)
+# the home page: the first 100 top-level topics, then a link to all (it
+# listed 2,000 cards: 188 KB)
+home = read("index.html")
+sec = re.search(r'<section aria-labelledby="ssg-topics-h">(.*?)</section>', home, re.S).group(1)
+cards = re.findall(r'<li class="card"><a href="[^"]*">Topic (\d+)</a>', sec)
+if cards != [str(i) for i in range(CAP)]:
+    sys.exit("index.html: topic cards %s..%s (%d)" % (cards[:1], cards[-1:], len(cards)))
+if '<a href="./topics/">All 2207 topics</a>' not in sec:
+    sys.exit("index.html: no link to all 2207 topics")
+# the topics index: every topic once, in tree order, 500 a page
+want = []
+for i in range(2000):
+    want.append("t%d" % i)
+    if i % 100 == 0:
+        want += ["c%dx%d" % (i, k) for k in range(150 if i == 0 else 3)]
+got = []
+idx = pages("topics/index.html", "topics/%d/index.html")
+for n, h in enumerate(idx):
+    ids = re.findall(r'<li class="card" id="ssg-topic-([^"]+)">', h)
+    if len(ids) > PER:
+        sys.exit("topics/ page %d: %d entries" % (n + 1, len(ids)))
+    got += ids
+if [g for g in got if g != "unsorted"] != want or len(idx) != 5:
+    sys.exit("topics/: %d entries on %d pages, not the tree's %d in order" % (len(got), len(idx), len(want)))
+if '<span class="trail">Topic 0 › </span><a href="../topic/c0x149/">' not in idx[0]:
+    sys.exit("topics/: a subtopic's entry does not name its parent")
+# a topic of 150 subtopics lists 100, then a link to all of them in the index
+t0 = read("topic/t0/index.html")
+subs = re.search(r'<section class="subtopics".*?</section>', t0, re.S).group(0)
+kids = re.findall(r'>Child 0\.(\d+)</a>', subs)
+more = re.findall(r'<li class="more"><a href="([^"]*)">All 150 subtopics</a>', subs)
+if kids != [str(k) for k in range(CAP)] or len(more) != 1 or not leads_to("topic/t0/", more[0]):
+    sys.exit("topic/t0/: subtopics %d, link to all %r" % (len(kids), more))
+# the sidebar's links to all lead to an entry of the index
+for rel in ("topic/c0x120/index.html", "topic/t1500/index.html"):
+    for href in re.findall(r'<li class="more"><a href="([^"]*)"', read(rel)):
+        if not leads_to(rel, href):
+            sys.exit("%s: %s leads to no entry" % (rel, href))
+# the quick reference: pages of at most 500 entries, every topic's box once
+# (one page of 3.1 MB before)
+qr = pages("quick-reference/index.html", "quick-reference/%d/index.html")
+boxes = []
+for n, h in enumerate(qr):
+    entries = h.count('<li class="resource"')
+    if entries > PER or len(h) > 400000:
+        sys.exit("quick-reference/ page %d: %d entries, %d bytes" % (n + 1, entries, len(h)))
+    boxes += re.findall(r'<h2><a href="[^"]*topic/([^/"]+)/">', h)
+    if len(qr) > 1 and '<nav class="pager"' not in h:
+        sys.exit("quick-reference/ page %d: no pager" % (n + 1))
+counted = [i for i in got if i != "unsorted"]
+if len(set(boxes)) != len(boxes) or len(boxes) < 2000 or any(b not in counted for b in boxes):
+    sys.exit("quick-reference/: %d topic boxes, not each topic once" % len(boxes))
+print("lists: %d topics index pages, %d quick-reference pages" % (len(idx), len(qr)))
 EOF
 # incremental: a document's topic moved, a new resource in Unsorted
 sed -i 's/about w/about w1999 w/' "$d/site/content/doc5.md"

@@ -67,7 +67,7 @@ static void test_pages_exist(void **state)
 {
 	(void)state;
 	static const char *pages[] = {
-		"index.html", "404.html", "resources/index.html", "quick-reference/index.html",
+		"index.html", "404.html", "resources/index.html", "quick-reference/index.html", "topics/index.html",
 		"external-references/index.html", "triton-gpu-references/index.html",
 		"cuda-mode-resource-stream/index.html", "cuda-pytorch-index/index.html",
 		"cuda-basics/index.html", "topic/attention/index.html", "topic/cuda/index.html",
