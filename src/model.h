@@ -70,7 +70,7 @@ struct quick_box {
 	int topic;
 	size_t doc, heading;
 	size_t first, end;
-	size_t shown, more; /* entries listed, and those past pages.per_page */
+	size_t shown, more; /* entries listed, and those past its room (not listed) */
 };
 
 /* One page of the A-Z resource index: entries [start, start+n) of
@@ -139,6 +139,7 @@ struct site {
 	size_t nquick_boxes;
 	size_t *quick_page_first; /* per quick-reference page, its first box; then nquick_boxes */
 	size_t nquick_pages;
+	size_t quick_sections_left; /* the documents' sections past its room, not shown */
 	int body_fd;              /* the document cache its documents' bodies were left in (0: none) */
 	const char *docs_map;     /* that file, mapped: its documents' strings lie there (NULL: none) */
 	size_t docs_map_len;

@@ -402,6 +402,7 @@ void page_inputs_quick(const struct page_inputs *pi, const struct site *s, size_
 	 * and the entries it shows */
 	put_word(&d, page);
 	put_word(&d, s->nquick_pages);
+	put_word(&d, page == s->nquick_pages ? s->quick_sections_left : 0);
 	size_t from, to;
 	view_quick_page_boxes(s, page, &from, &to);
 	for (size_t k = from; k < to; k++) {
