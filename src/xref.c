@@ -14,8 +14,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *reserved[] = {"r", "topic", "topics", "resources", "quick-reference",
-				 "search", "404", "assets", "static", "feed", NULL};
+/* The site's own folders: no document's URL starts with one of them. */
+static const char *reserved[] = {"r",      "topic", "topics", "resources", "quick-reference",
+				 "documents", "search", "404",   "assets",    "static",
+				 "feed",      NULL};
+
+static bool reserved_root(const char *slug, size_t n)
+{
+	for (const char **r = reserved; *r; r++)
+		if (strlen(*r) == n && !strncmp(slug, *r, n))
+			return true;
+	return false;
+}
 
 static char *doc_slug(struct doc *d)
 {
@@ -56,8 +66,12 @@ static void assign_urls(struct site *s)
 	for (size_t i = 0; i < s->ndocs; i++) {
 		struct doc *d = &s->docs[i];
 		char *base = doc_slug(d);
-		if (unique_names_taken(&taken, base) && !strchr(base, '/')) {
-			char *b2 = xasprintf("%s-doc", base);
+		/* a name taken at the top, or a folder of the site's own (a
+		 * document under content/topic/ or content/documents/ had its
+		 * page replaced by a topic's or a list's): "<first part>-doc" */
+		size_t first = strcspn(base, "/");
+		if (reserved_root(base, first) || (!base[first] && unique_names_taken(&taken, base))) {
+			char *b2 = xasprintf("%.*s-doc%s", (int)first, base, base + first);
 			free(base);
 			base = b2;
 		}

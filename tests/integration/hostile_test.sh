@@ -426,5 +426,21 @@ rc=$?
 [ "$(grep -c 'spellings.md:.*utm_source=.* is a variant of the resource' "$TMP/check")" = 119999 ] ||
 	fail "crowds: check does not report every other spelling of the resource as a variant"
 
+# documents in folders named like the site's own (content/topic/cuda.md,
+# content/documents.md and documents/2.md): each keeps a page of its own
+# (their pages were replaced by topic cuda's and the document list's)
+mkdir -p "$TMP/box/folders/content/topic" "$TMP/box/folders/content/documents"
+printf 'topics:\n  - id: cuda\n    title: CUDA topic\n    match: { words: [cuda] }\n' >"$TMP/box/folders/site.yml"
+printf '# Doc in topic\n\n- [cuda guide](https://cuda.example/) - cuda\n' >"$TMP/box/folders/content/topic/cuda.md"
+printf '# Doc named documents\n' >"$TMP/box/folders/content/documents.md"
+printf '# Doc two in documents\n' >"$TMP/box/folders/content/documents/2.md"
+build folders 100000 10
+P="$TMP/box/folders/public"
+for page in "topic/cuda:CUDA topic" "topic-doc/cuda:Doc in topic" "documents:All documents" \
+	"documents-doc:Doc named documents" "documents-doc/2:Doc two in documents"; do
+	grep -q "<title>${page#*:} · " "$P/${page%%:*}/index.html" 2>/dev/null ||
+		fail "folders: ${page%%:*}/ is not the page of ${page#*:}"
+done
+
 echo "hostile: $fails failure(s)"
 [ "$fails" = 0 ]
