@@ -160,7 +160,13 @@ int site_load(struct site *s, const struct build_opts *o, struct diags *d)
 	for (size_t i = 0; i < files.n; i++) {
 		if (files.v[i].is_doc)
 			rels[ndocs++] = files.v[i].relpath;
-		else {
+		else if (source_is_active(files.v[i].relpath)) {
+			char *shown = path_join("content", files.v[i].relpath);
+			diag_addc(d, SEV_WARNING, "active-file", shown, 0, 0,
+				  "HTML, script, style or SVG under content/ is not published: content "
+				  "comes from pull requests (a maintainer can publish it from static/)");
+			free(shown);
+		} else {
 			s->statics = xrealloc(s->statics, (s->nstatics + 1) * sizeof *s->statics);
 			s->statics[s->nstatics++].relpath = xstrdup(files.v[i].relpath);
 		}
@@ -666,28 +672,55 @@ static void render_one(void *ctx, size_t i)
 	free(path);
 }
 
-static size_t copy_statics(struct site *s, struct output *out, struct template_source *ts)
+/* The theme's assets, content/'s static files, then the site's static/
+ * folder. A file of content/ never replaces what the build makes (a page, a
+ * data file, an asset of the theme: content/assets/site.js replaced the
+ * site's script, content/index.html the home page): content comes from pull
+ * requests. static/ is the maintainers' and may. */
+static size_t copy_statics(struct site *s, struct output *out, struct template_source *ts,
+			   const struct page_task *tasks, size_t ntasks, struct diags *d)
 {
+	struct hash made = HASH_INIT;
+	for (size_t i = 0; i < ntasks; i++)
+		if (tasks[i].path)
+			hash_put(&made, tasks[i].path, i);
+	for (size_t i = 0; i < NDATA; i++)
+		hash_put(&made, data_files[i].path, 0);
+	hash_put(&made, "search-index.js", 0);
 	size_t n = 0;
 	char **paths;
 	size_t np = render_theme_static(ts, &paths);
+	char **assets = xcalloc(np + 1, sizeof *assets);
 	struct buf b = BUF_INIT;
 	for (size_t i = 0; i < np; i++) {
 		buf_reset(&b);
-		char *dst = xasprintf("assets/%s", paths[i]);
-		if (render_theme_file(ts, paths[i], &b) == 0 && output_write(out, dst, b.p, b.n) == 0)
+		assets[i] = xasprintf("assets/%s", paths[i]);
+		hash_put(&made, assets[i], 0);
+		if (render_theme_file(ts, paths[i], &b) == 0 &&
+		    output_write(out, assets[i], b.p, b.n) == 0)
 			n++;
-		free(dst);
 		free(paths[i]);
 	}
 	free(paths);
 	buf_free(&b);
 	for (size_t i = 0; i < s->nstatics; i++) {
-		char *src = xasprintf("%s/content/%s", s->source_dir, s->statics[i].relpath);
-		if (output_copy(out, s->statics[i].relpath, src) == 0)
+		const char *rel = s->statics[i].relpath;
+		if (hash_get(&made, rel, NULL)) {
+			char *shown = path_join("content", rel);
+			diag_addc(d, SEV_WARNING, "replaces-page", shown, 0, 0,
+				  "not published: the site makes %s itself", rel);
+			free(shown);
+			continue;
+		}
+		char *src = xasprintf("%s/content/%s", s->source_dir, rel);
+		if (output_copy(out, rel, src) == 0)
 			n++;
 		free(src);
 	}
+	hash_free(&made);
+	for (size_t i = 0; i < np; i++)
+		free(assets[i]);
+	free(assets);
 	/* the site's own static/ folder goes to the root as it is */
 	char *sdir = path_join(s->source_dir, "static");
 	struct source_list files = {0};
@@ -1069,7 +1102,7 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 		page_inputs_free(&j.inputs);
 		/* marks the folder as ssg output: only such a folder is ever replaced */
 		output_write(&out, ".ssg-output", "ssg\n", 4);
-		st->statics = copy_statics(&s, &out, &ts);
+		st->statics = copy_statics(&s, &out, &ts, j.tasks, k, d);
 		st->pages = j.pages;
 		st->views_skipped = j.views_skipped;
 		st->items_kept = j.items_kept;

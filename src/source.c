@@ -14,12 +14,26 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 
 bool source_is_document(const char *name)
 {
 	const char *e = path_ext(name);
 	return !strcmp(e, "md") || !strcmp(e, "markdown") || !strcmp(e, "rst") || !strcmp(e, "txt");
+}
+
+bool source_is_active(const char *name)
+{
+	/* what a browser runs, or shows as a page of the site's origin */
+	static const char *active[] = {"html", "htm",  "xhtml", "xht", "shtml", "js",  "mjs",
+				       "cjs",  "svg",  "svgz",  "xml", "xsl",   "xslt", "css",
+				       "wasm", "swf",  NULL};
+	const char *e = path_ext(name);
+	for (const char **a = active; *a; a++)
+		if (!strcasecmp(e, *a))
+			return true;
+	return false;
 }
 
 static void add(struct source_list *l, const char *rel)

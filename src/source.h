@@ -31,6 +31,11 @@ int source_discover(const char *content_dir, struct source_list *out, struct dia
 void source_list_free(struct source_list *l);
 /* Whether a file of content/ is a document (by its name), not a static file. */
 bool source_is_document(const char *name);
+/* Whether a static file of content/ is active content (HTML, script, style,
+ * SVG, XML: what a browser runs or shows as a page of the site). Content
+ * comes from pull requests: such a file is not published (the site's own
+ * static/ folder, the maintainers', may hold them). */
+bool source_is_active(const char *name);
 
 struct source {
 	char *relpath;        /* "content/…" as shown in diagnostics */

@@ -442,5 +442,35 @@ for page in "topic/cuda:CUDA topic" "topic-doc/cuda:Doc in topic" "documents:All
 		fail "folders: ${page%%:*}/ is not the page of ${page#*:}"
 done
 
+# files of content/ that are not documents: HTML, script, style and SVG are
+# not published (a pull request's content/x.html was served as a page of the
+# site, scripts and all), and none replaces a file the build makes
+# (content/assets/site.js replaced the site's script, content/index.html the
+# home page, content/resources.json the data file); a picture is published
+A="$TMP/box/active"
+mkdir -p "$A/content/assets" "$A/content/topics"
+printf '# A document\n' >"$A/content/doc.md"
+for f in index.html topics/index.html evil.svg page.htm style.css; do
+	printf '<script>alert(1)</script>\n' >"$A/content/$f"
+done
+printf 'alert(1)\n' >"$A/content/assets/site.js"
+printf '{}\n' >"$A/content/resources.json"
+printf 'PNG\n' >"$A/content/assets/pic.png"
+build active 100000 10
+shapes active
+P="$A/public"
+for f in index.html topics/index.html evil.svg page.htm style.css assets/site.js; do
+	grep -q "^content/$f:0:0: warning: HTML, script, style or SVG under content/ is not published" "$TMP/out" ||
+		fail "active: content/$f is not reported as not published"
+done
+grep -q '^content/resources.json:0:0: warning: not published: the site makes resources.json itself' "$TMP/out" ||
+	fail "active: content/resources.json replacing the data file is not reported"
+grep -rq 'alert(1)' "$P" && fail "active: a script from content/ was published"
+[ ! -e "$P/evil.svg" ] && [ ! -e "$P/page.htm" ] && [ ! -e "$P/style.css" ] || fail "active: an active file was copied"
+grep -q '"resources":' "$P/resources.json" || fail "active: resources.json is not the site's"
+[ "$(cat "$P/assets/pic.png")" = PNG ] || fail "active: a picture of content/ is not published"
+(cd "$A" && "$SSG" check >"$TMP/check" 2>&1)
+grep -q '^content/evil.svg:.*warning: HTML, script' "$TMP/check" || fail "active: ssg check does not report content/evil.svg"
+
 echo "hostile: $fails failure(s)"
 [ "$fails" = 0 ]
