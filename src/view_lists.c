@@ -7,7 +7,6 @@
 #include "xalloc.h"
 
 #include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -194,7 +193,7 @@ struct val *view_home(const struct site *s)
 	struct val *topics = val_setk(v, "topics", val_list());
 	size_t cap = (size_t)s->cfg.sidebar_topics;
 	bool more = false;
-	for (size_t i = 0; i < s->ntopics && !more; i++) {
+	for (size_t i = 0; i < s->ntopics; i++) {
 		const struct topic *t = &s->topics[i];
 		if (t->parent >= 0 || !t->nresources)
 			continue;
