@@ -472,5 +472,21 @@ grep -q '"resources":' "$P/resources.json" || fail "active: resources.json is no
 (cd "$A" && "$SSG" check >"$TMP/check" 2>&1)
 grep -q '^content/evil.svg:.*warning: HTML, script' "$TMP/check" || fail "active: ssg check does not report content/evil.svg"
 
+# a resource spelled 3,000 ways by three documents: its page lists 500
+# spellings and counts the rest (120,000 spellings made a page of 7.4 MB);
+# resources.json keeps them all
+S="$TMP/box/spelled"
+mkdir -p "$S/content"
+for n in 0 1 2; do
+	python3 -c "import sys; n = int(sys.argv[1]); print('# Spelled %d\n' % n); print(''.join('- [s](https://s.example/page?utm_source=%d)\n' % (n * 1000 + i) for i in range(1000)))" "$n" >"$S/content/s$n.md"
+done
+build spelled 200000 20
+R="$S/public/r/s-example-page/index.html"
+[ "$(grep -o '<li><code>https://s.example/page?utm_source=' "$R" | wc -l)" -eq 500 ] ||
+	fail "spelled: the resource page does not list 500 spellings"
+grep -q 'And 2500 more spellings' "$R" || fail "spelled: the resource page does not count the other 2,500 spellings"
+[ "$(grep -o 'utm_source=[0-9]*' "$S/public/resources.json" | sort -u | wc -l)" -eq 3000 ] ||
+	fail "spelled: resources.json does not keep all 3,000 spellings"
+
 echo "hostile: $fails failure(s)"
 [ "$fails" = 0 ]
