@@ -18,6 +18,7 @@
 #include "res_memo.h"
 #include "site_before.h"
 #include "site_read.h"
+#include "site_statics.h"
 #include "source.h"
 #include "view.h"
 #include "xalloc.h"
@@ -672,79 +673,6 @@ static void render_one(void *ctx, size_t i)
 	free(path);
 }
 
-/* The theme's assets, content/'s static files, then the site's static/
- * folder. A file of content/ never replaces what the build makes (a page, a
- * data file, an asset of the theme: content/assets/site.js replaced the
- * site's script, content/index.html the home page): content comes from pull
- * requests. static/ is the maintainers' and may. */
-static size_t copy_statics(struct site *s, struct output *out, struct template_source *ts,
-			   const struct page_task *tasks, size_t ntasks, struct diags *d)
-{
-	struct hash made = HASH_INIT;
-	for (size_t i = 0; i < ntasks; i++)
-		if (tasks[i].path)
-			hash_put(&made, tasks[i].path, i);
-	for (size_t i = 0; i < NDATA; i++)
-		hash_put(&made, data_files[i].path, 0);
-	hash_put(&made, "search-index.js", 0);
-	size_t n = 0;
-	char **paths;
-	size_t np = render_theme_static(ts, &paths);
-	char **assets = xcalloc(np + 1, sizeof *assets);
-	struct buf b = BUF_INIT;
-	for (size_t i = 0; i < np; i++) {
-		buf_reset(&b);
-		assets[i] = xasprintf("assets/%s", paths[i]);
-		hash_put(&made, assets[i], 0);
-		if (render_theme_file(ts, paths[i], &b) == 0 &&
-		    output_write(out, assets[i], b.p, b.n) == 0)
-			n++;
-		free(paths[i]);
-	}
-	free(paths);
-	buf_free(&b);
-	for (size_t i = 0; i < s->nstatics; i++) {
-		const char *rel = s->statics[i].relpath;
-		if (hash_get(&made, rel, NULL)) {
-			char *shown = path_join("content", rel);
-			diag_addc(d, SEV_WARNING, "replaces-page", shown, 0, 0,
-				  "not published: the site makes %s itself", rel);
-			free(shown);
-			continue;
-		}
-		char *src = xasprintf("%s/content/%s", s->source_dir, rel);
-		if (output_copy(out, rel, src) == 0)
-			n++;
-		free(src);
-	}
-	hash_free(&made);
-	for (size_t i = 0; i < np; i++)
-		free(assets[i]);
-	free(assets);
-	/* the site's own static/ folder goes to the root as it is */
-	char *sdir = path_join(s->source_dir, "static");
-	struct source_list files = {0};
-	struct stat st;
-	struct diags ignore = DIAGS_INIT;
-	if (stat(sdir, &st) == 0 && S_ISDIR(st.st_mode)) {
-		if (s->boundary && path_inside(s->boundary, sdir))
-			source_discover(sdir, &files, &ignore);
-		else
-			diag_addc(out->d, SEV_WARNING, "symlink-outside", "static", 0, 0,
-				  "resolves outside the site's repository: not copied");
-	}
-	for (size_t i = 0; i < files.n; i++) {
-		char *src = path_join(sdir, files.v[i].relpath);
-		if (output_copy(out, files.v[i].relpath, src) == 0)
-			n++;
-		free(src);
-	}
-	diags_free(&ignore);
-	source_list_free(&files);
-	free(sdir);
-	return n;
-}
-
 /* The topic navigation without a current topic is the same on every page of
  * a depth: rendered once through the theme's navtree partial, pages with no
  * topic of their own insert it ({{{nav_html}}} in the layout). */
@@ -1102,7 +1030,17 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 		page_inputs_free(&j.inputs);
 		/* marks the folder as ssg output: only such a folder is ever replaced */
 		output_write(&out, ".ssg-output", "ssg\n", 4);
-		st->statics = copy_statics(&s, &out, &ts, j.tasks, k, d);
+		/* what the build made, which no file of content/ replaces */
+		const char **made = xcalloc(k + NDATA + 2, sizeof *made);
+		size_t nmade = 0;
+		for (size_t i = 0; i < k; i++)
+			if (j.tasks[i].path)
+				made[nmade++] = j.tasks[i].path;
+		for (size_t i = 0; i < NDATA; i++)
+			made[nmade++] = data_files[i].path;
+		made[nmade++] = "search-index.js";
+		st->statics = site_copy_statics(&s, &out, &ts, made, nmade, d);
+		free(made);
 		st->pages = j.pages;
 		st->views_skipped = j.views_skipped;
 		st->items_kept = j.items_kept;
