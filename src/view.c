@@ -299,7 +299,7 @@ void view_site_counts(const struct site *s, struct val *v)
 	val_setk_int(site, "topics", (long long)(s->ntopics - 1));
 }
 
-struct val *view_crumbs(struct val *v) { return (struct val *)val_get(v, "breadcrumbs"); }
+static struct val *view_crumbs(struct val *v) { return (struct val *)val_get(v, "breadcrumbs"); }
 
 static const char *section_title(const struct doc *d, int h)
 {
@@ -328,8 +328,8 @@ static struct val *resource_url(const struct resource *r, const char *root)
 
 /* One resource as listed on topic, index and quick-reference pages; the
  * A-Z index gives each entry its slug as its element id (anchored). */
-struct val *view_resource_item(const struct site *s, size_t ri, const char *root, bool with_cites,
-				 bool anchored)
+static struct val *view_resource_item(const struct site *s, size_t ri, const char *root,
+				       bool with_cites, bool anchored)
 {
 	const struct resource *r = &s->res[ri];
 	struct val *m = val_map();

@@ -17,13 +17,9 @@ struct val *view_base(const struct site *s, const char *dir, const char *kind, c
 const char *view_root(const struct val *v);
 /* The site's counts, on the pages that show them. */
 void view_site_counts(const struct site *s, struct val *v);
-/* A view's breadcrumbs list, to push onto. */
-struct val *view_crumbs(struct val *v);
-/* One resource as listed on topic, index and quick-reference pages. */
-struct val *view_resource_item(const struct site *s, size_t ri, const char *root, bool with_cites,
-			       bool anchored);
-/* The same as an entry of a list page: numbered and noted in items (when
- * given), or the fragment of the page in place that stands for it. */
+/* One resource as an entry of a list page (topic, index, quick reference):
+ * numbered and noted in items (when given), or the fragment of the page in
+ * place that stands for it. */
 struct val *view_listed_item(const struct site *s, struct view_items *items, size_t ri,
 			     const char *root, bool with_cites, bool anchored);
 /* A list's pager for page `page` of npages; dir(ctx, k) is page k's folder. */
