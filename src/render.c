@@ -573,6 +573,8 @@ size_t render_resources_json(const struct site *s, const struct data_sink *sink,
 }
 
 /* One search entry: ["kind","title","url","extra"], written straight out. */
+/* An entry of the search index, on a line of its own: the index's records
+ * parts (search_shards.c) are cut from its lines. */
 static void search_entry(struct buf *out, bool *first, const char *kind, const char *title,
 			 const char *url_a, const char *url_b, const char *extra)
 {
@@ -588,34 +590,6 @@ static void search_entry(struct buf *out, bool *first, const char *kind, const c
 	buf_puts(out, "\",\"");
 	buf_puts_json_safe(out, extra);
 	buf_puts(out, "\"]");
-}
-
-void search_js_put(struct search_js *js, const char *p, size_t n)
-{
-	static const char head[] = "window.SSG_SEARCH_INDEX=";
-	if (!js->begun) {
-		js->out->put(js->out->ctx, head, sizeof head - 1);
-		js->begun = true;
-	}
-	size_t k = n;
-	while (k && p[k - 1] == '\n')
-		k--;
-	if (!k) {
-		js->held += n;
-		return;
-	}
-	/* newlines held from before lie inside the index after all */
-	for (; js->held; js->held--)
-		js->out->put(js->out->ctx, "\n", 1);
-	js->out->put(js->out->ctx, p, k);
-	js->held = n - k;
-}
-
-void search_js_end(struct search_js *js)
-{
-	if (!js->begun)
-		search_js_put(js, "", 0);
-	js->out->put(js->out->ctx, ";\n", 2);
 }
 
 /* A document's entry and its sections' (record i of the index). */

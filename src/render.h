@@ -73,16 +73,6 @@ size_t render_resources_json(const struct site *s, const struct data_sink *sink,
 size_t render_search_index(const struct site *s, const struct data_sink *sink,
 			   struct json_reuse *reuse);
 
-/* search-index.js made from search-index.json's bytes as they come: the index
- * as a script setting window.SSG_SEARCH_INDEX (for pages opened from
- * file://), without the newlines that end the index. */
-struct search_js {
-	const struct data_sink *out;
-	size_t held;  /* newlines seen last, passed on only if more bytes follow */
-	bool begun;
-};
-void search_js_put(struct search_js *js, const char *p, size_t n);
-void search_js_end(struct search_js *js);
 void render_sitemap(const struct site *s, struct buf *out);
 void render_robots(const struct site *s, struct buf *out);
 /* The Atom feed: the RENDER_FEED_MAX newest documents. */

@@ -16,6 +16,7 @@
 #include "pool.h"
 #include "render.h"
 #include "res_memo.h"
+#include "search_shards.h"
 #include "site_before.h"
 #include "site_read.h"
 #include "site_statics.h"
@@ -304,6 +305,8 @@ struct render_job {
 	size_t data_size[NDATA_KEPT];
 	const struct page_items *items_before; /* the list pages' entries in place */
 	size_t items_kept;                     /* entries taken from them */
+	struct search_words *words;            /* the search index's words, gathered */
+	size_t words_left;                     /* in SEARCH_SLICES tasks: the last writes them */
 };
 
 /* A page made from the same inputs as the one in place is kept without
@@ -500,42 +503,59 @@ static void emit(struct render_job *j, struct page_task *t, const char *tpl, str
 /* The machine-readable files, one task each (resources.json is the longest
  * single task of a build: it goes first so the pool overlaps it). The first
  * two, in build_state.h's order (DATA_RESOURCES, DATA_SEARCH), keep their
- * records: write_data_file renders them. */
+ * records: write_data_file renders them. The third is the search index's
+ * words in parts (search_shards.h), beside the index's records in parts,
+ * which are cut from search-index.json as it is written. */
 static const struct {
 	const char *path;
 	void (*render)(const struct site *s, struct buf *out);
 } data_files[] = {
 	{"resources.json", NULL},
 	{"search-index.json", NULL},
+	{"search/index.js", NULL},
 	{"sitemap.xml", render_sitemap},
 	{"robots.txt", render_robots},
 	{"feed.xml", render_feed},
 };
 #define NDATA (sizeof data_files / sizeof *data_files)
+#define DATA_SEARCH_WORDS NDATA_KEPT
+/* The search index's words are gathered by this many tasks, a slice of the
+ * entries each (a fixed number: the parts are the same at any -j). */
+#define SEARCH_SLICES 4
 
 /* A data file's bytes to its file as they come; the search index's to its
- * script twin too. */
+ * records parts too. */
 struct data_out {
 	struct output_stream *file;
-	struct search_js *js;
-	struct output_stream *js_file;
+	struct search_records *records;
 };
-
-static void put_stream(void *ctx, const char *p, size_t n)
-{
-	output_stream_put(ctx, p, n);
-}
 
 static void put_data(void *ctx, const char *p, size_t n)
 {
 	struct data_out *d = ctx;
 	output_stream_put(d->file, p, n);
-	if (d->js)
-		search_js_put(d->js, p, n);
+	if (d->records)
+		search_records_put(d->records, p, n);
 }
 
-static void write_data_file(struct render_job *j, struct site *s, struct output *out, size_t i)
+static void write_shard(void *ctx, const char *relpath, const char *p, size_t n)
 {
+	output_write(ctx, relpath, p, n);
+}
+
+static void write_data_file(struct render_job *j, struct site *s, struct output *out, size_t i,
+			    size_t slice)
+{
+	struct shard_out shards = {write_shard, out};
+	if (i == DATA_SEARCH_WORDS) {
+		search_words_gather(j->words, slice);
+		pthread_mutex_lock(&j->lock);
+		bool last = --j->words_left == 0;
+		pthread_mutex_unlock(&j->lock);
+		if (last)
+			search_words_end(j->words, &shards);
+		return;
+	}
 	if (data_files[i].render) {
 		struct buf b = BUF_INIT;
 		data_files[i].render(s, &b);
@@ -543,19 +563,16 @@ static void write_data_file(struct render_job *j, struct site *s, struct output 
 		buf_free(&b);
 		return;
 	}
-	struct data_out d = {output_stream_open(out, data_files[i].path), NULL, NULL};
+	struct data_out d = {output_stream_open(out, data_files[i].path), NULL};
 	struct data_sink sink = {put_data, &d};
 	if (i == DATA_RESOURCES) {
 		j->data_size[i] = render_resources_json(s, &sink, &j->data[i]);
 	} else {
-		/* the same index as a script: rendered once, written twice */
-		d.js_file = output_stream_open(out, "search-index.js");
-		struct data_sink js_out = {put_stream, d.js_file};
-		struct search_js js = {&js_out, 0, false};
-		d.js = &js;
+		struct search_records records;
+		search_records_begin(&records, &shards);
+		d.records = &records;
 		j->data_size[i] = render_search_index(s, &sink, &j->data[i]);
-		search_js_end(&js);
-		output_stream_close(d.js_file);
+		search_records_end(&records);
 	}
 	output_stream_close(d.file);
 }
@@ -567,7 +584,7 @@ static void render_one(void *ctx, size_t i)
 	struct page_task *t = &j->tasks[i];
 	char *dir = NULL, *path = NULL;
 	if (t->kind == PAGE_DATA) {
-		write_data_file(j, s, j->out, t->index);
+		write_data_file(j, s, j->out, t->index, t->sub);
 		return;
 	}
 	/* the page's view comes from an arena, dropped in one go */
@@ -695,14 +712,15 @@ static size_t plan_pages(const struct site *s, struct page_task **tasks)
 {
 	size_t ndocpages = view_documents_pages(s), ntopicpages = view_topics_pages(s);
 	size_t nquickpages = view_quick_pages(s);
-	size_t ntasks = NDATA + s->ndocs + s->nres + s->nchunks + ndocpages + ntopicpages +
-			nquickpages + 5,
+	size_t ntasks = NDATA + SEARCH_SLICES + s->ndocs + s->nres + s->nchunks + ndocpages +
+			ntopicpages + nquickpages + 5,
 	       k = 0;
 	for (size_t i = 0; i < s->ntopics; i++)
 		ntasks += s->topics[i].npages;
 	struct page_task *t = xcalloc(ntasks, sizeof *t);
 	for (size_t i = 0; i < NDATA; i++)
-		t[k++] = (struct page_task){.kind = PAGE_DATA, .index = i, .sub = 0};
+		for (size_t slice = 0; slice < (i == DATA_SEARCH_WORDS ? SEARCH_SLICES : 1); slice++)
+			t[k++] = (struct page_task){.kind = PAGE_DATA, .index = i, .sub = slice};
 	for (size_t i = 0; i < s->ndocs; i++)
 		t[k++] = (struct page_task){.kind = PAGE_DOC, .index = i, .sub = 0};
 	for (size_t i = 0; i < s->ntopics; i++)
@@ -983,6 +1001,8 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 		j.tpl = render_templates(&ts);
 		view_prepare(&s); /* the list pages' plans: how many pages each has */
 		size_t k = plan_pages(&s, &j.tasks);
+		j.words = search_words_begin(&s, SEARCH_SLICES);
+		j.words_left = SEARCH_SLICES;
 		/* 18,000 resource pages at 10,000 documents: spread them (output.c) */
 		size_t first_resource = k;
 		for (size_t i = 0; i < k && first_resource == k; i++)
@@ -1031,14 +1051,15 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 		/* marks the folder as ssg output: only such a folder is ever replaced */
 		output_write(&out, ".ssg-output", "ssg\n", 4);
 		/* what the build made, which no file of content/ replaces */
-		const char **made = xcalloc(k + NDATA + 2, sizeof *made);
+		const char **made = xcalloc(k + NDATA + 1, sizeof *made);
 		size_t nmade = 0;
 		for (size_t i = 0; i < k; i++)
 			if (j.tasks[i].path)
 				made[nmade++] = j.tasks[i].path;
+		/* (the search index's other parts are scripts, which content/
+		 * never publishes) */
 		for (size_t i = 0; i < NDATA; i++)
 			made[nmade++] = data_files[i].path;
-		made[nmade++] = "search-index.js";
 		st->statics = site_copy_statics(&s, &out, &ts, made, nmade, d);
 		free(made);
 		st->pages = j.pages;

@@ -239,6 +239,41 @@ await check('search: Enter opens the first result, arrows move through results, 
   const none = await (async () => { await page.keyboard.press('/'); await page.keyboard.type('zzqqxxnothing'); return page.locator('#ssg-search-results .search-empty').textContent(); })();
   assert(/No results/.test(none), 'no-result message: ' + none);
 });
+await check('search loads the index in parts: the words and records a query needs, not search-index.json', async () => {
+  const asked = [];
+  const note = (r) => { if (/search/.test(r.url())) asked.push(new URL(r.url()).pathname); };
+  page.on('request', note);
+  await open('/');
+  const res = await searchFor('flash');
+  page.off('request', note);
+  assert(res.length > 0, 'no results');
+  assert(!asked.some((u) => /search-index/.test(u)), 'fetched the whole index: ' + asked.join(' '));
+  assert(asked.includes('/search/index.js'), 'no search/index.js: ' + asked.join(' '));
+  assert(asked.some((u) => /^\/search\/w\d+\.js$/.test(u)) && asked.some((u) => /^\/search\/r\d+\.js$/.test(u)),
+    'no words or records part: ' + asked.join(' '));
+});
+await check('search folds case and accents and finds a word inside a mixed-case one', async () => {
+  await open('/crowd/');
+  await searchFor('resume');
+  const results = async (q) => {
+    await page.locator('#ssg-search').fill('');
+    await page.locator('#ssg-search').pressSequentially(q, { delay: 10 });
+    await page.waitForFunction((q) => document.getElementById('ssg-search-status').textContent !== '' &&
+      document.getElementById('ssg-search').value === q, q);
+    await page.waitForTimeout(100);
+    return page.evaluate(() => [...document.querySelectorAll('#ssg-search-results li a')].map((a) => a.textContent));
+  };
+  let res = await results('resume');
+  assert(res.some((t) => t.startsWith('Café Résumé')), '"resume": ' + res.join(' | '));
+  res = await results('ØRSTED');
+  assert(res.some((t) => t.startsWith('ThunderKittens Ørsted')), '"ØRSTED": ' + res.join(' | '));
+  res = await results('kittens');
+  assert(res.some((t) => t.startsWith('ThunderKittens')), '"kittens": ' + res.join(' | '));
+  const marked = await page.locator('#ssg-search-results li a mark').first().textContent();
+  assert(marked === 'Kittens', 'marked ' + marked);
+  res = await results('Thunder-Kittens!');
+  assert(res.some((t) => t.startsWith('ThunderKittens')), '"Thunder-Kittens!": ' + res.join(' | '));
+});
 await check('search under a base path (/portal/): results stay under /portal/ and open', async () => {
   await open('/portal/topic/attention/');
   const res = await searchFor('pytorch');
@@ -249,7 +284,7 @@ await check('search under a base path (/portal/): results stay under /portal/ an
   assert(res.length > 0, 'no results');
 });
 
-await check('search from file:// (no server): the index comes as a script', async () => {
+await check('search from file:// (no server): the index parts come as scripts', async () => {
   await page.goto('file://' + www + '/cuda-basics/index.html');
   const res = await searchFor('flash');
   assert(res.length > 0, 'no results from file://');

@@ -29,7 +29,7 @@ if [ ! -f "$E2E/node_modules/.ssg-installed" ] ||
 fi
 
 # a site of more topics than the sidebar lists whole (pages.sidebar_topics):
-# 150 topics, the first with 120 subtopics
+# 150 topics, the first with 120 subtopics; one document of accented words
 mkdir -p "$TMP/topics/content"
 python3 - "$TMP/topics" <<'EOF'
 import os, sys
@@ -42,6 +42,9 @@ with open(os.path.join(root, "site.yml"), "w") as f:
             f.write("    children:\n" + "".join(
                 "      - { id: c%d, title: Child %d, match: { words: [v%d] } }\n" % (k, k, k)
                 for k in range(120)))
+# accents and mixed case, for the search
+with open(os.path.join(root, "content", "accents.md"), "w") as f:
+    f.write("# Café Résumé\n\n- [ThunderKittens Ørsted](https://ex.org/tk) - w1 note\n")
 for n in range(30):
     with open(os.path.join(root, "content", "doc%d.md" % n), "w") as f:
         f.write("# Doc %d\n\n" % n + "".join(

@@ -1,9 +1,9 @@
 /* site.js: the default theme's behaviour. It owns the dark-mode toggle, the
- * search as you type (over search-index.json: [kind, title, url relative to
- * the site root, extra text]), copy buttons on code blocks, the resource
- * index filters, and the sidebar scrolled to the page's own topic. No
- * dependencies and no request beyond the site's own search-index.json, so it
- * works offline and under any base path. Every element it looks for has an
+ * search as you type (over the search index's parts in search/), copy
+ * buttons on code blocks, the resource index filters, and the sidebar
+ * scrolled to the page's own topic. No dependencies and no request beyond
+ * the site's own files, so it works offline, from file:// and under any base
+ * path. Every element it looks for has an
  * ssg- id, so content ids cannot clash. */
 (function () {
   'use strict';
@@ -85,64 +85,157 @@
   });
 
   /* ---- search ---- */
+  /* The index comes in parts (search/, see the README): search/index.js
+   * names the first word of each words part and carries the folding of
+   * letters; a query's words load the words parts they fall in, and the
+   * best hits' entries load the records parts that hold them. Each part is a
+   * script calling ssgSearchPart, so it loads from file:// too. */
   var input = document.getElementById('ssg-search');
   var list = document.getElementById('ssg-search-results');
   var status = document.getElementById('ssg-search-status');
-  var index = null, loading = null, failed = false;
+  var failed = false, parts = {}, loads = {}, folds = null;
   var kinds = { d: 'Document', s: 'Section', t: 'Topic', r: 'Resource' };
-  var weight = { d: 3, t: 3, s: 1, r: 0 };
+  var kindWeight = [3, 1, 3, 0]; /* by a posting's kind: document, section, topic, resource */
+  var SHOWN = 15, FETCHED = 20;
+  window.ssgSearchPart = function (name, data) { parts[name] = data; };
+  function part(name) {
+    if (!loads[name]) {
+      loads[name] = new Promise(function (resolve, reject) {
+        var sc = document.createElement('script');
+        sc.src = root + 'search/' + name + '.js';
+        sc.onload = function () { name in parts ? resolve(parts[name]) : reject(new Error(name)); };
+        sc.onerror = function () { delete loads[name]; reject(new Error(name)); };
+        document.head.appendChild(sc);
+      });
+    }
+    return loads[name];
+  }
+  function load() {
+    return part('index').then(function (meta) {
+      if (!folds) {
+        folds = {};
+        var cps = Array.from(meta.fold);
+        for (var i = 0; i + 1 < cps.length; i += 2) folds[cps[i]] = cps[i + 1];
+      }
+      return meta;
+    });
+  }
   function norm(s) {
     s = (s || '').toLowerCase();
     return s.normalize ? s.normalize('NFD').replace(/[\u0300-\u036f]/g, '') : s;
   }
-  /* Over http(s) the index is fetched as JSON; from file:// (where browsers
-   * refuse fetch) the same data comes as a script, search-index.js, which sets
-   * window.SSG_SEARCH_INDEX. */
-  function fromScript() {
-    return new Promise(function (resolve, reject) {
-      var sc = document.createElement('script');
-      sc.src = root + 'search-index.js';
-      sc.onload = function () { window.SSG_SEARCH_INDEX ? resolve(window.SSG_SEARCH_INDEX) : reject(); };
-      sc.onerror = reject;
-      document.head.appendChild(sc);
-    });
+  /* src/words.c's rules: what separates words, and each character folded */
+  function isSep(c) {
+    if (c < 0x80) return !((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57));
+    if (c <= 0xbf) return c !== 0xaa && c !== 0xb5 && c !== 0xba;
+    return c === 0xd7 || c === 0xf7 || (c >= 0x2000 && c <= 0x206f) ||
+      (c >= 0x3000 && c <= 0x303f) || c === 0xfeff || c === 0xfffd;
   }
-  function load() {
-    if (index) return Promise.resolve(index);
-    if (loading) return loading;
-    var data = location.protocol === 'file:' ? fromScript()
-      : fetch(root + 'search-index.json')
-        .then(function (r) { if (!r.ok) throw new Error(r.status); return r.json(); });
-    loading = data
-      .then(function (d) {
-        index = d.map(function (e) { return { e: e, title: norm(e[1]), extra: norm(e[3]) }; });
-        return index;
-      })
-      .catch(function () { failed = true; index = []; return index; });
-    return loading;
+  function fold(ch) {
+    var c = ch.codePointAt(0);
+    if (c < 0x80) return c >= 65 && c <= 90 ? String.fromCharCode(c + 32) : ch;
+    if (c >= 0x300 && c <= 0x36f) return '';
+    return folds[ch] || ch;
   }
-  function wordStart(text, at) { return at === 0 || /[^a-z0-9]/.test(text.charAt(at - 1)); }
-  function search(q) {
-    var terms = norm(q).split(/\s+/).filter(Boolean);
-    if (!terms.length || !index) return [];
-    var hits = [];
-    for (var i = 0; i < index.length; i++) {
-      var x = index[i], score = 0, ok = true;
-      for (var k = 0; k < terms.length && ok; k++) {
-        var t = terms[k], at = x.title.indexOf(t);
-        if (at === 0) score += 8;
-        else if (at > 0) score += wordStart(x.title, at) ? 6 : 3;
-        else if (x.extra.indexOf(t) >= 0) score += 1;
-        else ok = false;
+  function utf8Bytes(c) { return c < 0x80 ? 1 : c < 0x800 ? 2 : c < 0x10000 ? 3 : 4; }
+  /* a query's words, folded, and its length as the index counts a title's */
+  function words(text, max) {
+    var out = [], w = '', bytes = 0, full = false, length = 0, space = false;
+    function flush() { if (w && out.indexOf(w) < 0) out.push(w); w = ''; bytes = 0; full = false; }
+    Array.from(text).forEach(function (ch) {
+      var c = ch.codePointAt(0), sep = isSep(c);
+      if (sep) {
+        flush();
+        if (c === 32 || c === 9 || c === 10 || c === 0xa0) { space = length > 0; return; }
       }
-      if (!ok) continue;
-      if (x.title === norm(q).trim()) score += 6;
-      hits.push({ score: score + weight[x.e[0]], x: x });
-    }
-    hits.sort(function (a, b) {
-      return b.score - a.score || a.x.e[1].length - b.x.e[1].length || (a.x.e[1] < b.x.e[1] ? -1 : 1);
+      var f = fold(ch);
+      if (!f) return;
+      if (space) { length++; space = false; }
+      length++;
+      if (sep || full) return;
+      var n = utf8Bytes(f.codePointAt(0));
+      if (bytes + n > max) { full = true; return; }
+      w += f; bytes += n;
     });
-    return hits.slice(0, 15).map(function (h) { return h.x.e; });
+    flush();
+    return { words: out, length: length };
+  }
+  /* code point order, as the index sorts its words (by their UTF-8 bytes) */
+  function before(a, b) {
+    var i = 0;
+    while (i < a.length && i < b.length && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+    if (i === a.length) return i < b.length;
+    if (i === b.length) return false;
+    return a.codePointAt(i) < b.codePointAt(i);
+  }
+  /* id -> best place of the term in the entry, and the entry's kind and
+   * title length; a term of one character matches that word only, a longer
+   * one every word it begins */
+  function lookup(meta, term) {
+    var first = meta.words, at = 0;
+    if (!first.length) return Promise.resolve(new Map());
+    for (var i = 1; i < first.length && !before(term, first[i]); i++) at = i;
+    var names = ['w' + at];
+    for (var j = at + 1; term.length > 1 && j < first.length && first[j].indexOf(term) === 0; j++) names.push('w' + j);
+    return Promise.all(names.map(part)).then(function (got) {
+      var hits = new Map();
+      got.forEach(function (flat) {
+        for (var k = 0; k + 1 < flat.length; k += 2) {
+          var w = flat[k];
+          if (term.length > 1 ? w.indexOf(term) !== 0 : w !== term) continue;
+          var p = flat[k + 1], id = 0;
+          for (var m = 0; m + 1 < p.length; m += 2) {
+            id += p[m];
+            var f = p[m + 1], old = hits.get(id);
+            if (old === undefined || f % 3 > old % 3) hits.set(id, f);
+          }
+        }
+      });
+      return hits;
+    });
+  }
+  var placeScore = [1, 6, 8]; /* in the extra text, a word of the title, the title's first */
+  function search(q) {
+    return load().then(function (meta) {
+      var query = words(q, meta.max), terms = query.words;
+      if (!terms.length) return [];
+      return Promise.all(terms.map(function (t) { return lookup(meta, t); })).then(function (maps) {
+        maps.sort(function (a, b) { return a.size - b.size; });
+        var ranked = [];
+        maps[0].forEach(function (f0, id) {
+          var score = 0, inTitle = true, starts = false, f = f0;
+          for (var i = 0; i < maps.length; i++) {
+            if (i) { f = maps[i].get(id); if (f === undefined) return; }
+            var place = f % 3;
+            score += placeScore[place];
+            if (place === 0) inTitle = false;
+            if (place === 2) starts = true;
+          }
+          var kind = Math.floor(f0 / 3) % 4, length = Math.floor(f0 / 12);
+          /* the title itself, likely: +6 for now, checked once its entry is loaded */
+          var guess = inTitle && starts && length === query.length ? 6 : 0;
+          ranked.push({ id: id, score: score + kindWeight[kind], rank: score + kindWeight[kind] + guess, length: length });
+        });
+        ranked.sort(function (a, b) { return b.rank - a.rank || a.length - b.length || a.id - b.id; });
+        ranked = ranked.slice(0, FETCHED);
+        var names = [];
+        ranked.forEach(function (r) {
+          var n = 'r' + Math.floor(r.id / meta.per);
+          if (names.indexOf(n) < 0) names.push(n);
+        });
+        return Promise.all(names.map(part)).then(function () {
+          var whole = norm(q).trim(), hits = [];
+          ranked.forEach(function (r) {
+            var e = parts['r' + Math.floor(r.id / meta.per)][r.id % meta.per];
+            if (e) hits.push({ score: r.score + (norm(e[1]) === whole ? 6 : 0), e: e });
+          });
+          hits.sort(function (a, b) {
+            return b.score - a.score || a.e[1].length - b.e[1].length || (a.e[1] < b.e[1] ? -1 : a.e[1] > b.e[1] ? 1 : 0);
+          });
+          return hits.slice(0, SHOWN).map(function (h) { return h.e; });
+        });
+      });
+    });
   }
   /* text with every term marked, built as DOM nodes (never innerHTML) */
   function marked(text, terms) {
@@ -163,9 +256,9 @@
     return frag;
   }
   function setOpen(open) { list.hidden = !open; }
-  function show(q) {
-    var results = search(q);
-    var terms = norm(q).split(/\s+/).filter(Boolean);
+  function show(q, results) {
+    /* the query's words, as the index splits them, to mark */
+    var terms = norm(q).split(/[^\p{L}\p{N}]+/u).filter(Boolean);
     list.textContent = '';
     results.forEach(function (e) {
       var li = document.createElement('li');
@@ -184,7 +277,7 @@
     if (!results.length && has) {
       var li = document.createElement('li');
       li.className = 'search-empty';
-      li.textContent = failed ? 'Search needs the site served over HTTP (the index could not be loaded).' : 'No results';
+      li.textContent = failed ? 'The search index could not be loaded.' : 'No results';
       list.appendChild(li);
     }
     if (status) status.textContent = has ? (results.length ? results.length + ' results' : 'No results') : '';
@@ -192,12 +285,15 @@
   }
   function links() { return Array.prototype.slice.call(list.querySelectorAll('a')); }
   if (input && list) {
-    input.addEventListener('focus', load);
-    input.addEventListener('click', function () { if (input.value.trim()) load().then(function () { show(input.value); }); });
-    input.addEventListener('input', function () {
+    /* results only for the query still typed: an older one may come later */
+    var update = function () {
       var q = input.value;
-      load().then(function () { if (input.value === q) show(q); });
-    });
+      search(q).then(function (results) { failed = false; if (input.value === q) show(q, results); },
+        function () { failed = true; if (input.value === q) show(q, []); });
+    };
+    input.addEventListener('focus', function () { load().catch(function () { failed = true; }); });
+    input.addEventListener('click', function () { if (input.value.trim()) update(); });
+    input.addEventListener('input', update);
     input.addEventListener('keydown', function (ev) {
       if (ev.key === 'Enter') {
         var first = links()[0];
