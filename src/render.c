@@ -648,7 +648,10 @@ size_t render_search_index(const struct site *s, const struct data_sink *sink,
 			     s->topics[i].description);
 		free(url);
 	}
-	for (size_t i = 0; i < s->nres; i++) {
+	/* the resources by title: a query's best hits, which often begin
+	 * alike, then lie in few of the index's records parts (search_shards.h) */
+	for (size_t j = 0; j < s->nres; j++) {
+		size_t i = s->title_order[j];
 		if (!first)
 			dw_sep(w, ",\n");
 		first = false;

@@ -233,7 +233,7 @@ static void entry(struct gather *g, unsigned kind, const char *title, const char
 }
 
 /* The entries of items [from, to): documents (each with its sections),
- * then topics with resources, then resources, in search-index.json's order
+ * then topics with resources, then resources by title, in search-index.json's order
  * (render.c's search_doc, search_resource and the topics between). */
 static void gather_items(const struct site *s, struct gather *g, size_t from, size_t to)
 {
@@ -260,9 +260,9 @@ static void gather_items(const struct site *s, struct gather *g, size_t from, si
 		if (s->topics[i].nresources)
 			entry(g, 2, s->topics[i].title, s->topics[i].description, NULL, NULL);
 	size_t first_res = s->ndocs + s->ntopics;
-	for (size_t i = from > first_res ? from - first_res : 0; i < s->nres && first_res + i < to;
-	     i++) {
-		const struct resource *r = &s->res[i];
+	for (size_t j = from > first_res ? from - first_res : 0; j < s->nres && first_res + j < to;
+	     j++) {
+		const struct resource *r = &s->res[s->title_order[j]];
 
 		entry(g, 3, r->title, r->host, r->kind >= 0 ? s->cfg.kinds[r->kind].title : NULL,
 		      r->desc);

@@ -16,7 +16,8 @@
  *   search/r<i>.js   entries i * SEARCH_PER onwards, as search-index.json
  *                    has them ([kind, title, url, extra])
  *
- * An entry's id is its place in search-index.json. Level 4; calls model,
+ * An entry's id is its place in search-index.json: documents, each followed
+ * by its sections, then topics, then resources by title. Level 4; calls model,
  * words, buf. */
 #ifndef SSG_SEARCH_SHARDS_H
 #define SSG_SEARCH_SHARDS_H

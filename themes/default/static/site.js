@@ -257,6 +257,7 @@
   }
   function setOpen(open) { list.hidden = !open; }
   function show(q, results) {
+    list.setAttribute('data-query', q);
     /* the query's words, as the index splits them, to mark */
     var terms = norm(q).split(/[^\p{L}\p{N}]+/u).filter(Boolean);
     list.textContent = '';
@@ -293,7 +294,10 @@
     };
     input.addEventListener('focus', function () { load().catch(function () { failed = true; }); });
     input.addEventListener('click', function () { if (input.value.trim()) update(); });
-    input.addEventListener('input', update);
+    /* a query runs when typing pauses: the words parts it loads serve the
+     * longer queries too, the records of its hits would not */
+    var pause = 0;
+    input.addEventListener('input', function () { clearTimeout(pause); pause = setTimeout(update, 90); });
     input.addEventListener('keydown', function (ev) {
       if (ev.key === 'Enter') {
         var first = links()[0];
