@@ -572,9 +572,9 @@ size_t render_resources_json(const struct site *s, const struct data_sink *sink,
 	return bytes;
 }
 
-/* One search entry: ["kind","title","url","extra"], written straight out. */
-/* An entry of the search index, on a line of its own: the index's records
- * parts (search_shards.c) are cut from its lines. */
+/* One search entry: ["kind","title","url","extra"], written straight out,
+ * on a line of its own: the index's records parts (search_shards.c) are cut
+ * from its lines. */
 static void search_entry(struct buf *out, bool *first, const char *kind, const char *title,
 			 const char *url_a, const char *url_b, const char *extra)
 {

@@ -168,18 +168,16 @@ static uint32_t word_place(struct gather *g, const char *w, size_t n)
 	return place;
 }
 
-static void posting_add(void *ctx, const char *w, size_t n, bool first, bool part)
+/* The entry's posting for the word at place, where it is: true when it is
+ * new (else the one it had keeps the better place). */
+static bool posting_put(struct gather *g, uint32_t place, unsigned where)
 {
-	struct gather *g = ctx;
-	uint32_t place = word_place(g, w, n);
-	unsigned where = !g->title ? WHERE_EXTRA : first && !part ? WHERE_FIRST : WHERE_TITLE;
 	struct word_postings *wp = &g->words[place];
 	if (wp->n && wp->p[wp->n - 1] >> FLAG_BITS == g->id) {
-		/* the entry has it already: keep the best place */
 		uint64_t flags = wp->p[wp->n - 1] & ((1u << FLAG_BITS) - 1);
 		if (flags % 3 < where)
 			wp->p[wp->n - 1] += where - flags % 3;
-		return;
+		return false;
 	}
 	if (wp->n == wp->cap) {
 		wp->cap = wp->cap ? 2 * wp->cap : 4;
@@ -187,22 +185,16 @@ static void posting_add(void *ctx, const char *w, size_t n, bool first, bool par
 	}
 	/* a title word's length is added once the title is read */
 	wp->p[wp->n++] = g->id << FLAG_BITS | ((g->length * 4 + g->kind) * 3 + where);
-	if (g->title)
-		place_push(&g->fresh, &g->nfresh, &g->capfresh, place);
+	return true;
 }
 
-/* The extra text's word at place, for the entry (a section's document
- * title, whose words are known). */
-static void posting_extra(struct gather *g, uint32_t place)
+static void posting_add(void *ctx, const char *w, size_t n, bool first, bool part)
 {
-	struct word_postings *wp = &g->words[place];
-	if (wp->n && wp->p[wp->n - 1] >> FLAG_BITS == g->id)
-		return;
-	if (wp->n == wp->cap) {
-		wp->cap = wp->cap ? 2 * wp->cap : 4;
-		wp->p = xrealloc(wp->p, wp->cap * sizeof *wp->p);
-	}
-	wp->p[wp->n++] = g->id << FLAG_BITS | ((g->length * 4 + g->kind) * 3 + WHERE_EXTRA);
+	struct gather *g = ctx;
+	uint32_t place = word_place(g, w, n);
+	unsigned where = !g->title ? WHERE_EXTRA : first && !part ? WHERE_FIRST : WHERE_TITLE;
+	if (posting_put(g, place, where) && g->title)
+		place_push(&g->fresh, &g->nfresh, &g->capfresh, place);
 }
 
 /* The entry's title; its words' places are left in g->fresh. */
@@ -250,7 +242,7 @@ static void gather_items(const struct site *s, struct gather *g, size_t from, si
 		for (size_t h = 0; h < d->nheadings; h++) {
 			entry_title(g, 1, d->headings[h].text);
 			for (size_t k = 0; k < ndoc_words; k++)
-				posting_extra(g, doc_words[k]);
+				posting_put(g, doc_words[k], WHERE_EXTRA);
 			g->id++;
 		}
 	}
