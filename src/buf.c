@@ -197,7 +197,12 @@ int buf_read_file(struct buf *b, const char *path)
 
 int buf_read_regular(struct buf *b, const char *path, size_t max)
 {
-	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	return buf_read_regular_at(b, AT_FDCWD, path, max);
+}
+
+int buf_read_regular_at(struct buf *b, int dfd, const char *name, size_t max)
+{
+	int fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	struct stat st;
 	if (fd < 0)
 		return -1;

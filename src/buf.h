@@ -44,6 +44,8 @@ int buf_read_file(struct buf *b, const char *path);
 /* The same for a regular file of at most max bytes, never through a symlink
  * (a file whose name content could have planted). -1 otherwise. */
 int buf_read_regular(struct buf *b, const char *path, size_t max);
+/* The same for the file name in the folder open as dfd. */
+int buf_read_regular_at(struct buf *b, int dfd, const char *name, size_t max);
 void buf_reset(struct buf *b);
 void buf_free(struct buf *b);
 /* Hand the storage to the caller (never NULL: "" when empty) and reset b. */

@@ -93,11 +93,12 @@ int cmd_build(int argc, char **argv)
 			"timings: check %.0f ms, read %.0f ms, model %.0f ms (%zu resources' "
 			"names and classes kept, %zu documents' related documents kept), prepare "
 			"%.0f ms, render %.0f ms (%zu pages, %zu resources.json records and %zu "
-			"search index records kept by their inputs, %zu list entries taken from "
-			"the pages in place), write %.0f ms\n",
+			"search index records kept by their inputs, %zu of %zu slices of its words "
+			"kept, %zu list entries taken from the pages in place), write %.0f ms\n",
 			st.check_ms, st.read_ms, st.model_ms, st.classes_kept, st.related_kept,
 			st.prepare_ms, st.render_ms, st.views_skipped, st.records_kept[0],
-			st.records_kept[1], st.items_kept, st.write_ms);
+			st.records_kept[1], st.word_slices_kept, st.word_slices, st.items_kept,
+			st.write_ms);
 	diags_free(&d);
 	return rc ? 1 : 0;
 }

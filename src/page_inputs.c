@@ -100,13 +100,13 @@ static void digest_resource(struct prepare_ctx *x, size_t ri)
 		if (strs[i])
 			__builtin_prefetch(strs[i]);
 	struct digest d;
-	unsigned long long record[2];
+	const unsigned long long *record = x->pi->res[ri].record;
 	digest_start(&d);
 	put_badge(&d, r);
 	digest_end(&d, x->pi->res[ri].badge);
 	digest_start(&d);
 	put_record(&d, r, x->pi->res[ri].badge);
-	digest_end(&d, record);
+	digest_end(&d, x->pi->res[ri].record);
 	/* its page: the record and every citation by its document's bytes and
 	 * its place there (which give its spellings: the URLs as written) */
 	digest_start(&d);

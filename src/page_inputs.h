@@ -38,6 +38,7 @@ struct resource_inputs {
 	unsigned long long page[2];  /* its page: its record and every citation */
 	unsigned long long item[2];  /* its entry in a list: the record, the first citing documents */
 	unsigned long long badge[2]; /* a badge on a citing page: its place, its count, its topics */
+	unsigned long long record[2]; /* its own fields (and its badge's), as every view shows them */
 };
 
 struct page_inputs {

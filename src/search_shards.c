@@ -4,12 +4,15 @@
  * arena, buf. */
 #include "search_shards.h"
 #include "arena.h"
+#include "digest.h"
 #include "words.h"
+#include "words_memo.h"
 #include "xalloc.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* ---- records ---- */
 
@@ -87,7 +90,7 @@ size_t search_records_end(struct search_records *r)
 /* ---- words ---- */
 
 enum { WHERE_EXTRA, WHERE_TITLE, WHERE_FIRST };
-#define FLAG_BITS 12 /* flags < (255 * 4 + 3) * 3 + 3 = 3072 */
+#define FLAG_BITS WORDS_MEMO_ID_SHIFT /* flags < (255 * 4 + 3) * 3 + 3 = 3072 */
 
 struct word_postings {
 	const char *w;
@@ -277,44 +280,95 @@ static size_t item_weight(const struct site *s, size_t i)
 	return i < s->ndocs + s->ntopics ? item_entries(s, i) : 5;
 }
 
-struct search_words {
-	const struct site *s;
-	size_t nslices;
-	struct gather *slice;
-	size_t *from;  /* per slice and one more: its first item */
-};
-
-struct search_words *search_words_begin(const struct site *s, size_t slices)
+/* Item i's key: what its entries are made of (a topic's, digested here). */
+static void item_key(const struct site *s, const struct search_words_keys *k, size_t i,
+		     unsigned long long key[2])
 {
-	struct search_words *sw = xcalloc(1, sizeof *sw);
-	size_t items = s->ndocs + s->ntopics + s->nres;
-	sw->s = s;
-	sw->nslices = slices ? slices : 1;
-	sw->slice = xcalloc(sw->nslices, sizeof *sw->slice);
-	sw->from = xcalloc(sw->nslices + 1, sizeof *sw->from);
-	/* as much work a slice, give or take an item */
-	uint64_t total = 0, done = 0, id = 0;
-	for (size_t i = 0; i < items; i++)
-		total += item_weight(s, i);
-	size_t item = 0;
-	for (size_t k = 0; k < sw->nslices; k++) {
-		sw->from[k] = item;
-		sw->slice[k] = (struct gather){.strings = ARENA_INIT, .id = id};
-		uint64_t until = total * (k + 1) / sw->nslices;
-		for (; item < items && done < until; item++) {
-			done += item_weight(s, item);
-			id += item_entries(s, item);
-		}
+	if (i < s->ndocs) {
+		memcpy(key, k->docs[i], sizeof k->docs[i]);
+		return;
 	}
-	sw->from[sw->nslices] = items;
-	return sw;
+	if (i >= s->ndocs + s->ntopics) {
+		memcpy(key, k->resources[s->title_order[i - s->ndocs - s->ntopics]],
+		       sizeof k->resources[0]);
+		return;
+	}
+	const struct topic *t = &s->topics[i - s->ndocs];
+	struct digest d;
+	digest_start(&d);
+	const char *texts[2] = {t->title ? t->title : "", t->description ? t->description : ""};
+	for (size_t j = 0; j < 2; j++) {
+		digest_word(&d, strlen(texts[j]));
+		digest_feed(&d, texts[j], strlen(texts[j]));
+	}
+	digest_word(&d, t->nresources > 0);
+	digest_end(&d, key);
 }
 
-void search_words_gather(struct search_words *sw, size_t k)
+/* A slice of the items: its words are gathered, or read from the memo, as
+ * a whole. */
+struct slice {
+	size_t from, to;          /* its items */
+	uint64_t base, entries;   /* its first entry's id, and how many it has */
+	unsigned long long key[2];
+	struct words_slice words; /* read from the memo, or gathered */
+	bool kept;                /* read, not gathered */
+	bool differ;              /* SSG_CHECK_INPUTS: what was kept is not what was gathered */
+};
+
+struct search_words {
+	const struct site *s;
+	struct slice *slice;
+	size_t nslices, ntasks;
+	int memo_fd; /* words_memo.h's folder; -1: nothing kept */
+	bool load, check;
+};
+
+struct search_words *search_words_begin(const struct site *s, const struct search_words_keys *k,
+					size_t tasks)
 {
-	struct gather *g = &sw->slice[k];
-	slots_grow(g);
-	gather_items(sw->s, g, sw->from[k], sw->from[k + 1]);
+	struct search_words *sw = xcalloc(1, sizeof *sw);
+	size_t items = s->ndocs + s->ntopics + s->nres, cap = 16;
+	bool kept = k->env && *k->env;
+	sw->s = s;
+	sw->ntasks = tasks ? tasks : 1;
+	sw->memo_fd = kept ? words_memo_open(s->source_dir, true) : -1;
+	sw->load = kept && k->load;
+	sw->check = k->check;
+	sw->slice = xcalloc(cap, sizeof *sw->slice);
+	/* a slice ends after an item whose key says so, as often as the item
+	 * weighs: where slices end moves only where items change */
+	struct slice *sl = NULL;
+	struct digest d;
+	uint64_t id = 0;
+	for (size_t i = 0; i < items; i++) {
+		if (!sl) {
+			if (sw->nslices == cap) {
+				sw->slice = xrealloc(sw->slice, 2 * cap * sizeof *sw->slice);
+				memset(sw->slice + cap, 0, cap * sizeof *sw->slice);
+				cap *= 2;
+			}
+			sl = &sw->slice[sw->nslices++];
+			sl->from = i;
+			sl->base = id;
+			digest_start(&d);
+			digest_feed(&d, kept ? k->env : "", kept ? 32 : 0);
+		}
+		unsigned long long key[2];
+		item_key(s, k, i, key);
+		digest_word(&d, i < s->ndocs ? 'D' : i < s->ndocs + s->ntopics ? 'T' : 'R');
+		digest_word(&d, key[0]);
+		digest_word(&d, key[1]);
+		sl->entries += item_entries(s, i);
+		id += item_entries(s, i);
+		if (key[1] % SEARCH_SLICE_WEIGHT < item_weight(s, i) ||
+		    sl->entries >= SEARCH_SLICE_MAX || i + 1 == items) {
+			sl->to = i + 1;
+			digest_end(&d, sl->key);
+			sl = NULL;
+		}
+	}
+	return sw;
 }
 
 static void gather_free(struct gather *g)
@@ -327,25 +381,73 @@ static void gather_free(struct gather *g)
 	arena_release(&g->strings);
 }
 
-/* The later slices' postings after the first's: their ids come after. */
-static void merge_slices(struct search_words *sw)
+/* g emptied for the next slice (its tables kept). */
+static void gather_reset(struct gather *g)
 {
-	struct gather *g = &sw->slice[0];
-	for (size_t k = 1; k < sw->nslices; k++) {
-		struct gather *from = &sw->slice[k];
-		for (size_t i = 0; i < from->nwords; i++) {
-			struct word_postings *src = &from->words[i];
-			uint32_t place = word_place(g, src->w, src->len); /* may move words */
-			struct word_postings *wp = &g->words[place];
-			if (wp->n + src->n > wp->cap) {
-				wp->cap = wp->n + src->n;
+	for (size_t i = 0; i < g->nwords; i++)
+		free(g->words[i].p);
+	g->nwords = 0;
+	if (g->slots)
+		memset(g->slots, 0, g->nslots * sizeof *g->slots);
+	else
+		slots_grow(g);
+	arena_release(&g->strings);
+	g->id = 0;
+}
+
+/* The slice's words: read from the memo, else gathered (and kept). */
+static void slice_fill(struct search_words *sw, struct slice *sl, struct gather *g)
+{
+	sl->kept = sw->load && words_memo_read(sw->memo_fd, sl->key, &sl->words) &&
+		   sl->words.entries == sl->entries;
+	if (sl->kept && !sw->check)
+		return;
+	gather_reset(g);
+	gather_items(sw->s, g, sl->from, sl->to);
+	struct buf b = BUF_INIT;
+	words_slice_head(&b, g->id, g->nwords);
+	for (size_t i = 0; i < g->nwords; i++)
+		words_slice_word(&b, g->words[i].w, g->words[i].len, g->words[i].p, g->words[i].n);
+	if (sl->kept)
+		sl->differ = b.n != sl->words.bytes.n || memcmp(b.p, sl->words.bytes.p, b.n);
+	else
+		words_memo_write(sw->memo_fd, sl->key, &b);
+	words_slice_free(&sl->words);
+	sl->words.bytes = b;
+	/* (its own bytes always read back, unless gathering went wrong) */
+	if (!words_slice_parse(&sl->words) || g->id != sl->entries)
+		sl->differ = true;
+}
+
+void search_words_gather(struct search_words *sw, size_t task)
+{
+	struct gather g = {.strings = ARENA_INIT};
+	for (size_t k = task; k < sw->nslices; k += sw->ntasks)
+		slice_fill(sw, &sw->slice[k], &g);
+	gather_free(&g);
+}
+
+/* Every slice's postings in one table, their ids counted from the first
+ * entry. */
+static void merge_slices(struct search_words *sw, struct gather *all)
+{
+	*all = (struct gather){.strings = ARENA_INIT};
+	slots_grow(all);
+	for (size_t k = 0; k < sw->nslices; k++) {
+		const struct slice *sl = &sw->slice[k];
+		uint64_t base = sl->base << FLAG_BITS;
+		for (size_t i = 0; i < sl->words.nwords; i++) {
+			const struct memo_word *mw = &sl->words.words[i];
+			uint32_t place = word_place(all, mw->w, mw->len); /* may move words */
+			struct word_postings *wp = &all->words[place];
+			if (wp->n + mw->n > wp->cap) {
+				wp->cap = wp->n + mw->n > 2 * wp->cap ? wp->n + mw->n : 2 * wp->cap;
 				wp->p = xrealloc(wp->p, wp->cap * sizeof *wp->p);
 			}
-			memcpy(wp->p + wp->n, src->p, src->n * sizeof *src->p);
-			wp->n += src->n;
+			for (uint32_t j = 0; j < mw->n; j++)
+				wp->p[wp->n++] = words_memo_posting(mw->p, j) + base;
 		}
-		g->id = from->id;
-		gather_free(from);
+		all->id = sl->base + sl->entries;
 	}
 }
 
@@ -376,10 +478,26 @@ static void put_json_string(struct buf *b, const char *s)
 	buf_putc(b, '"');
 }
 
-size_t search_words_end(struct search_words *sw, const struct shard_out *out)
+void search_words_end(struct search_words *sw, const struct shard_out *out,
+		      struct search_words_done *done)
 {
-	merge_slices(sw);
-	struct gather g = sw->slice[0];
+	struct gather g;
+	merge_slices(sw, &g);
+	*done = (struct search_words_done){.entries = (size_t)g.id, .slices = sw->nslices};
+	unsigned long long(*keys)[2] = xcalloc(sw->nslices + 1, sizeof *keys);
+	for (size_t k = 0; k < sw->nslices; k++) {
+		struct slice *sl = &sw->slice[k];
+		done->kept += sl->kept && !sw->check;
+		done->differ += sl->differ;
+		memcpy(keys[k], sl->key, sizeof sl->key);
+		words_slice_free(&sl->words);
+	}
+	/* the slices of older builds go */
+	if (sw->memo_fd >= 0) {
+		words_memo_tidy(sw->memo_fd, (const unsigned long long(*)[2])keys, sw->nslices);
+		close(sw->memo_fd);
+	}
+	free(keys);
 	struct word_postings **sorted = xcalloc(g.nwords + 1, sizeof *sorted);
 	for (size_t i = 0; i < g.nwords; i++)
 		sorted[i] = &g.words[i];
@@ -433,10 +551,8 @@ size_t search_words_end(struct search_words *sw, const struct shard_out *out)
 	gather_free(&g);
 	free(sorted);
 	free(sw->slice);
-	free(sw->from);
 	free(sw);
 	buf_free(&part);
 	buf_free(&meta);
 	buf_free(&pairs);
-	return (size_t)g.id;
 }

@@ -18,7 +18,7 @@
  *
  * An entry's id is its place in search-index.json: documents, each followed
  * by its sections, then topics, then resources by title. Level 4; calls model,
- * words, buf. */
+ * words, words_memo, buf. */
 #ifndef SSG_SEARCH_SHARDS_H
 #define SSG_SEARCH_SHARDS_H
 #include <stdbool.h>
@@ -51,13 +51,37 @@ void search_records_put(struct search_records *r, const char *p, size_t n);
 size_t search_records_end(struct search_records *r);
 
 /* The words parts and search/index.js, from the model: gathered in slices
- * of the entries, each on any thread (one slice a thread at a time), then
- * merged and written. */
+ * of the entries, cut where the entries' keys say (about one in
+ * SEARCH_SLICE_WEIGHT weighed entries ends one: a resource weighs 5, a
+ * document one and one per section), by tasks on any threads. A slice whose
+ * key the last build knew is read from words_memo.h's files instead. */
+#define SEARCH_SLICE_WEIGHT 4096
+#define SEARCH_SLICE_MAX 65536 /* entries: a slice ends there whatever the keys say */
+
+/* What the slices' keys are made of. */
+struct search_words_keys {
+	const unsigned long long (*docs)[2];      /* per document: its bytes, name and place */
+	const unsigned long long (*resources)[2]; /* per resource: its record, in its order */
+	const char *env;  /* the caches' env (32 hex digits); NULL or "": nothing is kept */
+	bool load;        /* take what is kept (not with --force) */
+	bool check;       /* SSG_CHECK_INPUTS: gather what is kept too, and compare */
+};
+
 struct search_words;
-struct search_words *search_words_begin(const struct site *s, size_t slices);
-void search_words_gather(struct search_words *sw, size_t slice);
-/* After every slice is gathered: writes the parts and frees sw. Returns the
- * number of entries. */
-size_t search_words_end(struct search_words *sw, const struct shard_out *out);
+/* k's arrays are read here only. */
+struct search_words *search_words_begin(const struct site *s, const struct search_words_keys *k,
+					size_t tasks);
+/* Task task's slices (of tasks, as begun), on any thread. */
+void search_words_gather(struct search_words *sw, size_t task);
+
+struct search_words_done {
+	size_t entries;
+	size_t slices, kept; /* slices, and those read from the memo */
+	size_t differ;       /* kept slices that differ from their words gathered again */
+};
+/* After every task: writes the parts, forgets the memo's other slices and
+ * frees sw. */
+void search_words_end(struct search_words *sw, const struct shard_out *out,
+		      struct search_words_done *done);
 
 #endif

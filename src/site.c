@@ -306,7 +306,8 @@ struct render_job {
 	const struct page_items *items_before; /* the list pages' entries in place */
 	size_t items_kept;                     /* entries taken from them */
 	struct search_words *words;            /* the search index's words, gathered */
-	size_t words_left;                     /* in SEARCH_SLICES tasks: the last writes them */
+	size_t words_left;                     /* in SEARCH_WORDS_TASKS tasks: the last writes them */
+	struct search_words_done words_done;
 };
 
 /* A page made from the same inputs as the one in place is kept without
@@ -519,9 +520,9 @@ static const struct {
 };
 #define NDATA (sizeof data_files / sizeof *data_files)
 #define DATA_SEARCH_WORDS NDATA_KEPT
-/* The search index's words are gathered by this many tasks, a slice of the
- * entries each (a fixed number: the parts are the same at any -j). */
-#define SEARCH_SLICES 4
+/* The search index's words are gathered by this many tasks, each its share
+ * of the slices (search_shards.h). */
+#define SEARCH_WORDS_TASKS 4
 
 /* A data file's bytes to its file as they come; the search index's to its
  * records parts too. */
@@ -553,7 +554,7 @@ static void write_data_file(struct render_job *j, struct site *s, struct output 
 		bool last = --j->words_left == 0;
 		pthread_mutex_unlock(&j->lock);
 		if (last)
-			search_words_end(j->words, &shards);
+			search_words_end(j->words, &shards, &j->words_done);
 		return;
 	}
 	if (data_files[i].render) {
@@ -712,14 +713,15 @@ static size_t plan_pages(const struct site *s, struct page_task **tasks)
 {
 	size_t ndocpages = view_documents_pages(s), ntopicpages = view_topics_pages(s);
 	size_t nquickpages = view_quick_pages(s);
-	size_t ntasks = NDATA + SEARCH_SLICES + s->ndocs + s->nres + s->nchunks + ndocpages +
+	size_t ntasks = NDATA + SEARCH_WORDS_TASKS + s->ndocs + s->nres + s->nchunks + ndocpages +
 			ntopicpages + nquickpages + 5,
 	       k = 0;
 	for (size_t i = 0; i < s->ntopics; i++)
 		ntasks += s->topics[i].npages;
 	struct page_task *t = xcalloc(ntasks, sizeof *t);
 	for (size_t i = 0; i < NDATA; i++)
-		for (size_t slice = 0; slice < (i == DATA_SEARCH_WORDS ? SEARCH_SLICES : 1); slice++)
+		for (size_t slice = 0; slice < (i == DATA_SEARCH_WORDS ? SEARCH_WORDS_TASKS : 1);
+		     slice++)
 			t[k++] = (struct page_task){.kind = PAGE_DATA, .index = i, .sub = slice};
 	for (size_t i = 0; i < s->ndocs; i++)
 		t[k++] = (struct page_task){.kind = PAGE_DOC, .index = i, .sub = 0};
@@ -837,6 +839,23 @@ static int check_output_dir(const char *src, const char *outdir, struct diags *d
 	free(rs);
 	free(ro);
 	return rc;
+}
+
+/* The search index's words, their slices keyed by what their entries are
+ * made of: a document's bytes, name and place; a resource's record. */
+static struct search_words *begin_search_words(const struct site *s, const struct page_inputs *pi)
+{
+	unsigned long long(*records)[2] = xcalloc(s->nres + 1, sizeof *records);
+	for (size_t i = 0; i < s->nres; i++)
+		memcpy(records[i], pi->res[i].record, sizeof records[i]);
+	struct search_words_keys k = {.docs = (const unsigned long long(*)[2])pi->doc_self,
+				      .resources = (const unsigned long long(*)[2])records,
+				      .env = s->cache_env,
+				      .load = s->cache_load,
+				      .check = s->check_inputs};
+	struct search_words *sw = search_words_begin(s, &k, SEARCH_WORDS_TASKS);
+	free(records);
+	return sw;
 }
 
 /* Each kept data file's keys (resources.json's: each resource's page inputs,
@@ -1001,8 +1020,6 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 		j.tpl = render_templates(&ts);
 		view_prepare(&s); /* the list pages' plans: how many pages each has */
 		size_t k = plan_pages(&s, &j.tasks);
-		j.words = search_words_begin(&s, SEARCH_SLICES);
-		j.words_left = SEARCH_SLICES;
 		/* 18,000 resource pages at 10,000 documents: spread them (output.c) */
 		size_t first_resource = k;
 		for (size_t i = 0; i < k && first_resource == k; i++)
@@ -1029,6 +1046,8 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 		}
 		page_inputs_prepare(&j.inputs, &s, unnamed, nav, jobs_of(o));
 		j.check_inputs = s.check_inputs;
+		j.words = begin_search_words(&s, &j.inputs);
+		j.words_left = SEARCH_WORDS_TASKS;
 		/* resources.json's and the index's records: kept when their key
 		 * is; the pages of the site in place, when the same templates
 		 * made them */
@@ -1045,6 +1064,11 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 		pool_run_lanes(jobs_of(o), k, first_resource, render_one, &j);
 		st->render_ms = now_ms() - t1;
 		data_reuse_end(&j, was.data, d);
+		if (j.words_done.differ)
+			diag_add(d, SEV_ERROR, "search/index.js", 0, 0,
+				 "internal error: %zu slices of the search index's words kept from "
+				 "the last build differ from the same words gathered again",
+				 j.words_done.differ);
 		t1 = now_ms();
 		view_release(&s);
 		page_inputs_free(&j.inputs);
@@ -1069,6 +1093,8 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 		st->related_kept = s.related_kept;
 		for (size_t i = 0; i < NDATA_KEPT; i++)
 			st->records_kept[i] = j.check_inputs ? 0 : j.data[i].reused;
+		st->word_slices = j.words_done.slices;
+		st->word_slices_kept = j.words_done.kept;
 		mustache_set_free(j.tpl);
 		page_digests_free(&was.pages);
 		struct doc_pages docs_now = {0};

@@ -72,6 +72,8 @@ struct build_stats {
 				 * search index's */
 	size_t classes_kept;  /* resources whose names and classes came from res_memo.h */
 	size_t related_kept;  /* documents whose related documents came from related_memo.h */
+	size_t word_slices, word_slices_kept; /* the search index's words: slices, and those
+					       * read from words_memo.h */
 };
 
 /* Load and model the site (no writing). Returns -1 on config errors or any
