@@ -33,6 +33,8 @@ static inline void buf_putc(struct buf *b, char c)
 }
 /* Append an unsigned number in decimal (no printf). */
 void buf_put_uint(struct buf *b, unsigned long long v);
+/* v in decimal at o (room for 20 bytes); returns where it ends. */
+char *put_decimal(char *o, unsigned long long v);
 void buf_printf(struct buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Append with &, <, >, ", ' escaped for HTML text and attribute values. */
 void buf_put_html(struct buf *b, const char *p, size_t n);

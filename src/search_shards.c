@@ -427,25 +427,24 @@ void search_words_gather(struct search_words *sw, size_t task)
 	gather_free(&g);
 }
 
-/* Every slice's postings in one table, their ids counted from the first
- * entry. */
+/* Every slice's words in one table, each with where it is in the slices:
+ * its postings' list holds (slice << 32 | the word's place in it), the
+ * slices in order. */
 static void merge_slices(struct search_words *sw, struct gather *all)
 {
 	*all = (struct gather){.strings = ARENA_INIT};
 	slots_grow(all);
 	for (size_t k = 0; k < sw->nslices; k++) {
 		const struct slice *sl = &sw->slice[k];
-		uint64_t base = sl->base << FLAG_BITS;
 		for (size_t i = 0; i < sl->words.nwords; i++) {
 			const struct memo_word *mw = &sl->words.words[i];
 			uint32_t place = word_place(all, mw->w, mw->len); /* may move words */
 			struct word_postings *wp = &all->words[place];
-			if (wp->n + mw->n > wp->cap) {
-				wp->cap = wp->n + mw->n > 2 * wp->cap ? wp->n + mw->n : 2 * wp->cap;
+			if (wp->n == wp->cap) {
+				wp->cap = wp->cap ? 2 * wp->cap : 4;
 				wp->p = xrealloc(wp->p, wp->cap * sizeof *wp->p);
 			}
-			for (uint32_t j = 0; j < mw->n; j++)
-				wp->p[wp->n++] = words_memo_posting(mw->p, j) + base;
+			wp->p[wp->n++] = (uint64_t)k << 32 | i;
 		}
 		all->id = sl->base + sl->entries;
 	}
@@ -457,20 +456,6 @@ static int by_word(const void *a, const void *b)
 		      (*(struct word_postings *const *)b)->w);
 }
 
-/* v in decimal at o; returns the end. */
-static char *put_number(char *o, uint64_t v)
-{
-	char tmp[20];
-	size_t n = 0;
-	do {
-		tmp[n++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	while (n)
-		*o++ = tmp[--n];
-	return o;
-}
-
 static void put_json_string(struct buf *b, const char *s)
 {
 	buf_putc(b, '"');
@@ -478,12 +463,78 @@ static void put_json_string(struct buf *b, const char *s)
 	buf_putc(b, '"');
 }
 
+/* The words parts and search/index.js, from the merged table g. */
+static void emit_words(const struct search_words *sw, const struct gather *g,
+		       const struct shard_out *out)
+{
+	struct word_postings **sorted = xcalloc(g->nwords + 1, sizeof *sorted);
+	for (size_t i = 0; i < g->nwords; i++)
+		sorted[i] = &g->words[i];
+	qsort(sorted, g->nwords, sizeof *sorted, by_word);
+
+	struct buf part = BUF_INIT, meta = BUF_INIT;
+	buf_printf(&meta, "ssgSearchPart(\"index\",{\"entries\":%llu,\"per\":%u,\"max\":%u,\"words\":[",
+		   (unsigned long long)g->id, SEARCH_PER, WORDS_MAX);
+	size_t parts = 0;
+	for (size_t i = 0; i < g->nwords; i++) {
+		const struct word_postings *wp = sorted[i];
+		if (!part.n) {
+			buf_printf(&part, "ssgSearchPart(\"w%zu\",[\n", parts);
+			if (parts)
+				buf_putc(&meta, ',');
+			put_json_string(&meta, wp->w);
+		} else
+			buf_puts(&part, ",\n");
+		put_json_string(&part, wp->w);
+		buf_puts(&part, ",[");
+		uint64_t last = 0;
+		for (uint32_t r = 0; r < wp->n; r++) {
+			const struct slice *sl = &sw->slice[wp->p[r] >> 32];
+			const struct memo_word *mw = &sl->words.words[(uint32_t)wp->p[r]];
+			/* two numbers a posting, 21 bytes each at most with their commas */
+			buf_grow(&part, (size_t)mw->n * 42);
+			char *o = part.p + part.n;
+			for (uint32_t k = 0; k < mw->n; k++) {
+				uint64_t posting = words_memo_posting(mw->p, k);
+				uint64_t id = sl->base + (posting >> FLAG_BITS);
+				if (r || k)
+					*o++ = ',';
+				o = put_decimal(o, id - last);
+				*o++ = ',';
+				o = put_decimal(o, posting & ((1u << FLAG_BITS) - 1));
+				last = id;
+			}
+			part.n = (size_t)(o - part.p);
+		}
+		buf_putc(&part, ']');
+		if (part.n >= SEARCH_WORDS_BYTES || i + 1 == g->nwords) {
+			buf_puts(&part, "\n]);\n");
+			char name[32];
+			snprintf(name, sizeof name, "search/w%zu.js", parts++);
+			out->write(out->ctx, name, part.p, part.n);
+			buf_reset(&part);
+		}
+	}
+	buf_puts(&meta, "],\"fold\":\"");
+	struct buf pairs = BUF_INIT;
+	words_fold_pairs(&pairs);
+	buf_put_json(&meta, pairs.p, pairs.n);
+	buf_puts(&meta, "\"});\n");
+	out->write(out->ctx, "search/index.js", meta.p, meta.n);
+	free(sorted);
+	buf_free(&part);
+	buf_free(&meta);
+	buf_free(&pairs);
+}
+
 void search_words_end(struct search_words *sw, const struct shard_out *out,
 		      struct search_words_done *done)
 {
 	struct gather g;
 	merge_slices(sw, &g);
+	emit_words(sw, &g, out);
 	*done = (struct search_words_done){.entries = (size_t)g.id, .slices = sw->nslices};
+	gather_free(&g);
 	unsigned long long(*keys)[2] = xcalloc(sw->nslices + 1, sizeof *keys);
 	for (size_t k = 0; k < sw->nslices; k++) {
 		struct slice *sl = &sw->slice[k];
@@ -498,61 +549,6 @@ void search_words_end(struct search_words *sw, const struct shard_out *out,
 		close(sw->memo_fd);
 	}
 	free(keys);
-	struct word_postings **sorted = xcalloc(g.nwords + 1, sizeof *sorted);
-	for (size_t i = 0; i < g.nwords; i++)
-		sorted[i] = &g.words[i];
-	qsort(sorted, g.nwords, sizeof *sorted, by_word);
-
-	struct buf part = BUF_INIT, meta = BUF_INIT;
-	buf_printf(&meta, "ssgSearchPart(\"index\",{\"entries\":%llu,\"per\":%u,\"max\":%u,\"words\":[",
-		   (unsigned long long)g.id, SEARCH_PER, WORDS_MAX);
-	size_t parts = 0;
-	for (size_t i = 0; i < g.nwords; i++) {
-		const struct word_postings *wp = sorted[i];
-		if (!part.n) {
-			buf_printf(&part, "ssgSearchPart(\"w%zu\",[\n", parts);
-			if (parts)
-				buf_putc(&meta, ',');
-			put_json_string(&meta, wp->w);
-		} else
-			buf_puts(&part, ",\n");
-		put_json_string(&part, wp->w);
-		buf_puts(&part, ",[");
-		/* two numbers a posting, 21 bytes each at most with their commas */
-		buf_grow(&part, (size_t)wp->n * 42 + 2);
-		char *o = part.p + part.n;
-		uint64_t last = 0;
-		for (uint32_t k = 0; k < wp->n; k++) {
-			uint64_t id = wp->p[k] >> FLAG_BITS;
-			if (k)
-				*o++ = ',';
-			o = put_number(o, id - last);
-			*o++ = ',';
-			o = put_number(o, wp->p[k] & ((1u << FLAG_BITS) - 1));
-			last = id;
-		}
-		*o++ = ']';
-		part.n = (size_t)(o - part.p);
-		part.p[part.n] = '\0';
-		if (part.n >= SEARCH_WORDS_BYTES || i + 1 == g.nwords) {
-			buf_puts(&part, "\n]);\n");
-			char name[32];
-			snprintf(name, sizeof name, "search/w%zu.js", parts++);
-			out->write(out->ctx, name, part.p, part.n);
-			buf_reset(&part);
-		}
-	}
-	buf_puts(&meta, "],\"fold\":\"");
-	struct buf pairs = BUF_INIT;
-	words_fold_pairs(&pairs);
-	buf_put_json(&meta, pairs.p, pairs.n);
-	buf_puts(&meta, "\"});\n");
-	out->write(out->ctx, "search/index.js", meta.p, meta.n);
-	gather_free(&g);
-	free(sorted);
 	free(sw->slice);
 	free(sw);
-	buf_free(&part);
-	buf_free(&meta);
-	buf_free(&pairs);
 }
