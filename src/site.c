@@ -545,11 +545,11 @@ static void write_shard(void *ctx, const char *relpath, const char *p, size_t n)
 }
 
 static void write_data_file(struct render_job *j, struct site *s, struct output *out, size_t i,
-			    size_t slice)
+			    size_t task)
 {
 	struct shard_out shards = {write_shard, out};
 	if (i == DATA_SEARCH_WORDS) {
-		search_words_gather(j->words, slice);
+		search_words_gather(j->words, task);
 		pthread_mutex_lock(&j->lock);
 		bool last = --j->words_left == 0;
 		pthread_mutex_unlock(&j->lock);
@@ -720,9 +720,8 @@ static size_t plan_pages(const struct site *s, struct page_task **tasks)
 		ntasks += s->topics[i].npages;
 	struct page_task *t = xcalloc(ntasks, sizeof *t);
 	for (size_t i = 0; i < NDATA; i++)
-		for (size_t slice = 0; slice < (i == DATA_SEARCH_WORDS ? SEARCH_WORDS_TASKS : 1);
-		     slice++)
-			t[k++] = (struct page_task){.kind = PAGE_DATA, .index = i, .sub = slice};
+		for (size_t task = 0; task < (i == DATA_SEARCH_WORDS ? SEARCH_WORDS_TASKS : 1); task++)
+			t[k++] = (struct page_task){.kind = PAGE_DATA, .index = i, .sub = task};
 	for (size_t i = 0; i < s->ndocs; i++)
 		t[k++] = (struct page_task){.kind = PAGE_DOC, .index = i, .sub = 0};
 	for (size_t i = 0; i < s->ntopics; i++)
