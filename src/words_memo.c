@@ -82,14 +82,16 @@ bool words_slice_parse(struct words_slice *sl)
 	if (nwords > (n - at) / 16) /* a word takes 16 bytes at least */
 		return false;
 	sl->words = xcalloc(nwords + 1, sizeof *sl->words);
-	for (size_t i = 0; i < nwords; i++)
-		if (!parse_word(p, n, &at, sl->entries, &sl->words[i])) {
-			free(sl->words);
-			sl->words = NULL;
-			return false;
-		}
+	size_t i = 0;
+	while (i < nwords && parse_word(p, n, &at, sl->entries, &sl->words[i]))
+		i++;
+	if (i < nwords || at != n) { /* cut short, or with bytes after its words */
+		free(sl->words);
+		sl->words = NULL;
+		return false;
+	}
 	sl->nwords = nwords;
-	return at == n;
+	return true;
 }
 
 void words_slice_free(struct words_slice *sl)
