@@ -141,11 +141,16 @@ int path_open_subdir(const char *dir, const char *sub, bool make)
 	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (dfd < 0)
 		return -1;
-	if (make)
-		mkdirat(dfd, sub, 0755);
-	int cfd = openat(dfd, sub, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	int cfd = path_open_subdir_at(dfd, sub, make);
 	close(dfd);
 	return cfd;
+}
+
+int path_open_subdir_at(int dfd, const char *sub, bool make)
+{
+	if (make)
+		mkdirat(dfd, sub, 0755);
+	return openat(dfd, sub, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 }
 
 bool path_inside(const char *root, const char *path)

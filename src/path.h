@@ -34,6 +34,8 @@ char *path_root_prefix(const char *from_dir);
  * request could make it one, to have ssg write elsewhere); made first when
  * `make` is set. -1 when there is none, or it is not a real folder. */
 int path_open_subdir(const char *dir, const char *sub, bool make);
+/* The same for sub in the folder open as dfd. */
+int path_open_subdir_at(int dfd, const char *sub, bool make);
 /* Whether path, with every symlink followed, lies inside the folder root
  * (followed too). False when either cannot be resolved. */
 bool path_inside(const char *root, const char *path);

@@ -7,12 +7,10 @@
 
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #define MEMO_DIR ".ssg-cache"
@@ -107,9 +105,7 @@ int words_memo_open(const char *source_dir, bool make)
 	int cfd = path_open_subdir(source_dir, MEMO_DIR, make);
 	if (cfd < 0)
 		return -1;
-	if (make)
-		mkdirat(cfd, MEMO_SUB, 0755);
-	int fd = openat(cfd, MEMO_SUB, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	int fd = path_open_subdir_at(cfd, MEMO_SUB, make);
 	close(cfd);
 	return fd;
 }
