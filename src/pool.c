@@ -87,3 +87,8 @@ int pool_cpus(void)
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
 	return n > 0 ? (int)(n > 64 ? 64 : n) : 1;
 }
+
+int pool_threads(int asked)
+{
+	return asked > 0 ? asked : pool_cpus();
+}

@@ -16,5 +16,7 @@ void pool_run(int threads, size_t n, pool_fn fn, void *ctx);
 void pool_run_lanes(int threads, size_t n, size_t split, pool_fn fn, void *ctx);
 /* Online processors, at least 1. */
 int pool_cpus(void);
+/* The threads to run with when `asked` for (0 or less: one a processor). */
+int pool_threads(int asked);
 
 #endif

@@ -1,13 +1,14 @@
-/* site: the build pipeline, stage by stage (see site.h). */
+/* site: the build pipeline, stage by stage (see site.h): the site loaded
+ * (site_load.c), then rendered and written. */
 #include "site.h"
 #include "hash.h"
 #include "buf.h"
+#include "clock.h"
 #include "build_patch.h"
 #include "build_state.h"
 #include "doc_cache.h"
 #include "fingerprint.h"
 #include "html.h"
-#include "linkcheck.h"
 #include "mustache.h"
 #include "output.h"
 #include "page_inputs.h"
@@ -15,12 +16,9 @@
 #include "path.h"
 #include "pool.h"
 #include "render.h"
-#include "res_memo.h"
 #include "search_shards.h"
 #include "site_before.h"
-#include "site_read.h"
 #include "site_statics.h"
-#include "source.h"
 #include "view.h"
 #include "xalloc.h"
 
@@ -32,236 +30,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
-
-static double now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1000.0 + (double)ts.tv_nsec / 1e6;
-}
-
-/* The last known health of each resource's link, when `ssg check --links`
- * left its cache in the site: shown on resource pages. */
-static void link_health(struct site *s)
-{
-	char *file = path_join(s->source_dir, LINKCHECK_CACHE_DEFAULT);
-	struct linkcache c = LINKCACHE_INIT;
-	if (linkcheck_load_cache(file, &c) == 0)
-		for (size_t i = 0; i < s->nres; i++) {
-			const struct linkcache_entry *e = linkcache_find(&c, s->res[i].canonical);
-			if (!e)
-				continue;
-			s->res[i].link_status = linkcache_describe(e);
-			s->res[i].link_result = linkcheck_result_name(e->result);
-		}
-	linkcache_free(&c);
-	free(file);
-}
-
-/* ---- loading ---------------------------------------------------------------- */
-
-static int jobs_of(const struct build_opts *o)
-{
-	return o->jobs > 0 ? o->jobs : pool_cpus();
-}
-
-/* The resources' memo as save_memo hands it to its thread. */
-struct memo_save {
-	char *source_dir;
-	char env[33];
-	struct res_memo_rec *recs;
-	size_t n;
-	int32_t *topics;
-	size_t ntopics;
-};
-
-static void *write_memo(void *arg)
-{
-	struct memo_save *m = arg;
-	res_memo_save(m->source_dir, m->env, m->recs, m->n, m->topics, m->ntopics);
-	free(m->recs);
-	free(m->topics);
-	free(m->source_dir);
-	free(m);
-	return NULL;
-}
-
-/* Memos of more resources than this are sorted and written on a thread of
- * their own: fewer take less than a thread's start (0.2-3 ms here). */
-#define MEMO_THREAD_RESOURCES 8192
-
-/* Each resource's names and classes, for the next build (res_memo.h): only
- * when some were made anew. Gathered here; a large memo sorted and written
- * on a thread of its own (model_wait_writer waits for it), while the build
- * goes on. */
-static void save_memo(struct site *s, const char env[33])
-{
-	size_t made = 0, ntopics = 0;
-	for (size_t i = 0; i < s->nres; i++) {
-		made += !s->memo_hit[i];
-		ntopics += s->res[i].ntopics;
-	}
-	s->memo_kept = s->check_inputs ? 0 : s->nres - made;
-	if (!made && s->memo && s->memo->n == s->nres)
-		return;
-	int32_t *topics = xcalloc(ntopics + 1, sizeof *topics);
-	struct res_memo_rec *recs = xcalloc(s->nres + 1, sizeof *recs);
-	size_t k = 0;
-	for (size_t i = 0; i < s->nres; i++) {
-		struct res_memo_rec *m = &recs[i];
-		*m = s->memo_now[i];
-		m->kind = s->res[i].kind;
-		m->title_rank = (uint32_t)s->res[i].title_rank;
-		m->ntopics = (uint32_t)s->res[i].ntopics;
-		m->topics_at = (uint32_t)k;
-		for (size_t t = 0; t < s->res[i].ntopics; t++)
-			topics[k++] = s->res[i].topics[t];
-	}
-	struct memo_save *m = xcalloc(1, sizeof *m);
-	*m = (struct memo_save){xstrdup(s->source_dir), "", recs, s->nres, topics, k};
-	memcpy(m->env, env, sizeof m->env);
-	s->memo_writing = s->nres > MEMO_THREAD_RESOURCES &&
-			  pthread_create(&s->memo_writer, NULL, write_memo, m) == 0;
-	if (!s->memo_writing)
-		write_memo(m);
-}
-
-int site_load(struct site *s, const struct build_opts *o, struct diags *d)
-{
-	memset(s, 0, sizeof *s);
-	s->jobs = jobs_of(o);
-	s->source_dir = xstrdup(o->source ? o->source : ".");
-	int rc = config_load(&s->cfg, s->source_dir, d);
-	if (o->base_url) {
-		free(s->cfg.base_url);
-		s->cfg.base_url = xstrdup(o->base_url);
-	}
-	if (rc)
-		return -1;
-	char *content = path_join(s->source_dir, "content");
-	struct source_list files = {0};
-	struct stat st;
-	s->boundary = path_boundary(s->source_dir);
-	bool has_content = stat(content, &st) == 0 && S_ISDIR(st.st_mode);
-	if (has_content && !(s->boundary && path_inside(s->boundary, content))) {
-		/* a symlink a pull request can commit: the build would publish
-		 * whatever folder it points to, keys and all */
-		diag_addc(d, SEV_ERROR, "symlink-outside", "content", 0, 0,
-			  "resolves outside the site's repository: refused");
-		free(content);
-		return -1;
-	}
-	if (has_content)
-		source_discover(content, &files, d);
-	else
-		diag_add(d, SEV_WARNING, "content", 0, 0,
-			 "no content/ folder: the site has no documents");
-	const char **rels = xcalloc(files.n + 1, sizeof *rels);
-	size_t ndocs = 0;
-	for (size_t i = 0; i < files.n; i++) {
-		if (files.v[i].is_doc)
-			rels[ndocs++] = files.v[i].relpath;
-		else if (source_is_active(files.v[i].relpath)) {
-			char *shown = path_join("content", files.v[i].relpath);
-			diag_addc(d, SEV_WARNING, "active-file", shown, 0, 0,
-				  "HTML, script, style or SVG under content/ is not published: content "
-				  "comes from pull requests (a maintainer can publish it from static/)");
-			free(shown);
-		} else {
-			s->statics = xrealloc(s->statics, (s->nstatics + 1) * sizeof *s->statics);
-			s->statics[s->nstatics++].relpath = xstrdup(files.v[i].relpath);
-		}
-	}
-	s->docs = xcalloc(ndocs + 1, sizeof *s->docs);
-	s->ndocs = ndocs;
-	double t0 = now_ms();
-	struct site_dates *dates = NULL;
-	site_read_documents(s, o, content, rels, ndocs, &dates);
-	/* drop what could not be read, and drafts */
-	size_t keep = 0;
-	for (size_t i = 0; i < s->ndocs; i++) {
-		struct doc *doc = &s->docs[i];
-		diags_take(d, &doc->diags);
-		if (!doc->ok || (doc->meta.draft && !o->drafts)) {
-			doc_free(doc);
-			continue;
-		}
-		if (keep != i) {
-			s->docs[keep] = *doc;
-			memset(doc, 0, sizeof *doc);
-		}
-		s->docs[keep].index = keep;
-		keep++;
-	}
-	s->ndocs = keep;
-	for (size_t i = 0; i < s->cfg.ndocuments; i++) {
-		bool found = false;
-		for (size_t k = 0; k < files.n && !found; k++)
-			found = !strcmp(files.v[k].relpath, s->cfg.documents[i].path);
-		if (!found)
-			diag_addc(d, SEV_WARNING, "dangling-document", s->cfg.path,
-				  s->cfg.documents[i].line, s->cfg.documents[i].col,
-				  "documents: names %s, which is not a file under content/",
-				  s->cfg.documents[i].path);
-	}
-	free(rels);
-	source_list_free(&files);
-	free(content);
-	s->read_ms = now_ms() - t0;
-	t0 = now_ms();
-	/* resources' names and classes as the last build made them (check
-	 * reads them too, and leaves every cache as it is) */
-	struct res_memo memo = {0};
-	char env[33];
-	const char *check = getenv("SSG_CHECK_INPUTS");
-	s->check_inputs = check && *check == '1';
-	if (doc_cache_env_for(s->source_dir, o->readonly, env) && !o->force)
-		res_memo_load(&memo, s->source_dir, env);
-	s->memo = &memo;
-	if (!o->readonly) {
-		memcpy(s->cache_env, env, sizeof s->cache_env); /* related documents too */
-		s->cache_load = !o->force;
-	}
-	model_build(s);
-	if (!o->readonly)
-		save_memo(s, env);
-	/* the records are gone with the memo: so are the pointers to them */
-	s->memo = NULL;
-	res_memo_free(&memo);
-	free(s->memo_hit);
-	free(s->memo_now);
-	s->memo_hit = NULL;
-	s->memo_now = NULL;
-	if (s->memo_differ)
-		diag_add(d, SEV_ERROR, "content", 0, 0,
-			 "internal error: %zu resources' names or classes, or the order by "
-			 "title, differ from the ones kept for the same inputs",
-			 s->memo_differ);
-	link_health(s);
-	/* last-updated dates: front matter wins, else the last commit */
-	site_read_dates_apply(s, dates);
-	s->model_ms = now_ms() - t0;
-	/* topic ids named in front matter must exist (looked up in a table:
-	 * 10,000 documents with four topics each) */
-	struct hash topic_ids = HASH_INIT;
-	for (size_t t = 0; t < s->cfg.ntopics; t++)
-		hash_put(&topic_ids, s->cfg.topics[t].id, t);
-	for (size_t i = 0; i < s->ndocs; i++) {
-		struct doc *doc = &s->docs[i];
-		for (size_t k = 0; k < doc->meta.ntopics; k++)
-			if (!hash_get(&topic_ids, doc->meta.topics[k], NULL))
-				diag_addc(&doc->diags, SEV_WARNING, "dangling-topic",
-					  doc->meta.topics_path ? doc->meta.topics_path : doc->shown,
-					  doc->meta.topics_line, doc->meta.topics_col,
-					  "topic '%s' is not defined in site.yml", doc->meta.topics[k]);
-		diags_take(d, &doc->diags);
-	}
-	hash_free(&topic_ids);
-	diags_take(d, &s->diags);
-	diags_sort(d);
-	return diags_count(d, SEV_ERROR) ? -1 : 0;
-}
 
 /* ---- rendering (parallel) ------------------------------------------------------ */
 
@@ -929,7 +697,7 @@ void site_burial_wait(struct site_burial *b)
 
 int site_build(const struct build_opts *o, struct diags *d, struct build_stats *st)
 {
-	double t0 = now_ms();
+	double t0 = clock_ms();
 	/* the last build's model is gone before this one's is made */
 	if (o->burial)
 		site_burial_wait(o->burial);
@@ -949,7 +717,7 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 	char fp[33], frame[33], unnamed[33];
 	struct file_digests digests = {0};
 	if (!after)
-		build_state_fingerprint(o, jobs_of(o), fp, &digests, frame, unnamed);
+		build_state_fingerprint(o, pool_threads(o->jobs), fp, &digests, frame, unnamed);
 	struct diags scratch = DIAGS_INIT;
 	bool ours = check_output_dir(src, outdir, &scratch) == 0;
 	diags_free(&scratch);
@@ -958,7 +726,7 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 		file_digests_free(&digests);
 		free(outdir);
 		st->up_to_date = true;
-		st->ms = st->check_ms = now_ms() - t0;
+		st->ms = st->check_ms = clock_ms() - t0;
 		return 0;
 	}
 	/* only documents' prose changed: their pages are patched (or previewed,
@@ -970,7 +738,7 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 		output_tidy(outdir);
 		file_digests_free(&digests);
 		free(outdir);
-		st->ms = now_ms() - t0;
+		st->ms = clock_ms() - t0;
 		st->read_ms = st->ms; /* a patch is all reading */
 		return 0;
 	}
@@ -991,18 +759,18 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 	/* the site in place's records, pages and items: a large site's loaded
 	 * meanwhile, a small one's before rendering (site_before.h) */
 	struct site_before was = {.o = o, .outdir = outdir, .source_dir = src, .out = &out,
-				  .jobs = jobs_of(o)};
+				  .jobs = pool_threads(o->jobs)};
 	if (begun)
 		site_before_start(&was);
-	st->check_ms = now_ms() - t0;
+	st->check_ms = clock_ms() - t0;
 	int rc = site_load(&s, &with_digests, d);
-	double loaded = now_ms();
+	double loaded = clock_ms();
 	if (after) {
-		double t1 = now_ms();
-		build_state_fingerprint(&with_digests, jobs_of(o), fp, &digests, frame, unnamed);
+		double t1 = clock_ms();
+		build_state_fingerprint(&with_digests, pool_threads(o->jobs), fp, &digests, frame, unnamed);
 		fingerprint_learned_free(learned);
-		s.read_ms += now_ms() - t1;
-		loaded = now_ms();
+		s.read_ms += clock_ms() - t1;
+		loaded = clock_ms();
 	}
 	if (rc == 0)
 		rc = check_output_dir(s.source_dir, outdir, d);
@@ -1012,7 +780,7 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 		output_free(&out);
 	}
 	if (rc == 0 && begun) {
-		out.jobs = jobs_of(o);
+		out.jobs = pool_threads(o->jobs);
 		struct template_source ts = {s.source_dir, s.cfg.theme, d, s.boundary};
 		struct render_job j = {.s = &s, .out = &out, .d = d};
 		pthread_mutex_init(&j.lock, NULL);
@@ -1031,7 +799,7 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 					      "documents", "topics", "quickref", "404"};
 		for (size_t i = 0; i < sizeof names / sizeof *names; i++)
 			mustache_compile(j.tpl, names[i], d);
-		xref_related_all(&s, jobs_of(o));
+		xref_related_all(&s, pool_threads(o->jobs));
 		if (s.related_differ)
 			diag_add(d, SEV_ERROR, "content", 0, 0,
 				 "internal error: related documents differ from the ones kept for "
@@ -1043,7 +811,7 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 			nav[0] = nav[0] * 31 + j.memo[i].digest[0];
 			nav[1] = nav[1] * 31 + j.memo[i].digest[1];
 		}
-		page_inputs_prepare(&j.inputs, &s, unnamed, nav, jobs_of(o));
+		page_inputs_prepare(&j.inputs, &s, unnamed, nav, pool_threads(o->jobs));
 		j.check_inputs = s.check_inputs;
 		j.words = begin_search_words(&s, &j.inputs);
 		j.words_left = SEARCH_WORDS_TASKS;
@@ -1054,21 +822,21 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 		data_reuse_begin(&j, was.data);
 		j.before = &was.pages;
 		j.items_before = &was.items;
-		double t1 = now_ms();
+		double t1 = clock_ms();
 		st->prepare_ms = t1 - loaded;
 		/* the documents' pages and the resources' on separate threads while
 		 * both last: each makes its folders in a folder of its own, where
 		 * on disk each mkdir waits for the last (Orlov's spread, under the
 		 * parent's lock) */
-		pool_run_lanes(jobs_of(o), k, first_resource, render_one, &j);
-		st->render_ms = now_ms() - t1;
+		pool_run_lanes(pool_threads(o->jobs), k, first_resource, render_one, &j);
+		st->render_ms = clock_ms() - t1;
 		data_reuse_end(&j, was.data, d);
 		if (j.words_done.differ)
 			diag_add(d, SEV_ERROR, "search/index.js", 0, 0,
 				 "internal error: %zu slices of the search index's words kept from "
 				 "the last build differ from the same words gathered again",
 				 j.words_done.differ);
-		t1 = now_ms();
+		t1 = clock_ms();
 		view_release(&s);
 		page_inputs_free(&j.inputs);
 		/* marks the folder as ssg output: only such a folder is ever replaced */
@@ -1145,7 +913,7 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 		doc_pages_free(&docs_now);
 		for (size_t i = 0; i < NDATA_KEPT; i++)
 			free(j.data[i].now);
-		st->write_ms = now_ms() - t1;
+		st->write_ms = clock_ms() - t1;
 		st->bytes = out.bytes;
 		st->files = out.files;
 		st->unchanged = out.unchanged;
@@ -1170,6 +938,6 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 	else
 		model_free(&s);
 	file_digests_free(&digests);
-	st->ms = now_ms() - t0;
+	st->ms = clock_ms() - t0;
 	return rc;
 }
