@@ -13,9 +13,13 @@
 #               link (tmpfs: a link to a new resource added, then built)
 #     pairs:    default 10
 # Environment: B (default /tmp/ssg-bench: `scripts/bench.sh corpora` makes
-# $B/c10000 there), CORPUS (a corpus folder instead of $B/c10000).
+# $B/c10000 there), CORPUS (a corpus folder instead of $B/c10000),
+# ONE_FOLDER=1 (clean and disk only: both sides build in one copy of the
+# corpus; a forced build takes nothing from the other side's caches, and on
+# tmpfs the copy a clean build works in can move it by 3-10 %: the
+# thirtieth round in BENCHMARKS.md).
 set -euo pipefail
-[ $# -ge 2 ] || { sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
+[ $# -ge 2 ] || { sed -n '2,/^set /p' "$0" | grep '^#' | sed 's/^# \{0,1\}//'; exit 2; }
 OLD=$(realpath "$1")
 NEW=$(realpath "$2")
 WORK=${3:-clean}
@@ -31,15 +35,20 @@ esac
 rm -rf "$D"
 mkdir -p "$D"
 trap 'rm -rf "$D"' EXIT
+one=
+[ "${ONE_FOLDER:-}" = 1 ] && { [ "$WORK" = clean ] || [ "$WORK" = disk ]; } && one=1
+folder() { [ -n "$one" ] && echo "$D/one" || echo "$D/$1"; }
 for side in old new; do
-	mkdir -p "$D/$side"
-	cp -r "$CORPUS/content" "$CORPUS/site.yml" "$D/$side/"
+	[ -d "$(folder $side)" ] && continue
+	mkdir -p "$(folder $side)"
+	cp -r "$CORPUS/content" "$CORPUS/site.yml" "$(folder $side)/"
 done
 bin() { [ "$1" = old ] && echo "$OLD" || echo "$NEW"; }
 
 # One run of side $1: its wall time in ms on stdout.
 run() {
-	local side=$1 s e src=$D/$1
+	local side=$1 s e src
+	src=$(folder "$1")
 	case $WORK in
 	clean | disk)
 		rm -rf "$src/public" "$src"/public.staging-*
