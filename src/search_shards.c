@@ -328,14 +328,13 @@ struct search_words *search_words_begin(const struct site *s, const struct searc
 					size_t tasks)
 {
 	struct search_words *sw = xcalloc(1, sizeof *sw);
-	size_t items = s->ndocs + s->ntopics + s->nres, cap = 16;
+	size_t items = s->ndocs + s->ntopics + s->nres, cap = 0;
 	bool kept = k->env && *k->env;
 	sw->s = s;
 	sw->ntasks = tasks ? tasks : 1;
 	sw->memo_fd = kept ? words_memo_open(s->source_dir, true) : -1;
 	sw->load = kept && k->load;
 	sw->check = k->check;
-	sw->slice = xcalloc(cap, sizeof *sw->slice);
 	/* a slice ends after an item whose key says so, as often as the item
 	 * weighs: where slices end moves only where items change */
 	struct slice *sl = NULL;
@@ -343,14 +342,9 @@ struct search_words *search_words_begin(const struct site *s, const struct searc
 	uint64_t id = 0;
 	for (size_t i = 0; i < items; i++) {
 		if (!sl) {
-			if (sw->nslices == cap) {
-				sw->slice = xrealloc(sw->slice, 2 * cap * sizeof *sw->slice);
-				memset(sw->slice + cap, 0, cap * sizeof *sw->slice);
-				cap *= 2;
-			}
+			sw->slice = xgrow(sw->slice, &cap, sw->nslices + 1, sizeof *sw->slice);
 			sl = &sw->slice[sw->nslices++];
-			sl->from = i;
-			sl->base = id;
+			*sl = (struct slice){.from = i, .base = id};
 			digest_start(&d);
 			digest_feed(&d, kept ? k->env : "", kept ? 32 : 0);
 		}
@@ -533,7 +527,7 @@ void search_words_end(struct search_words *sw, const struct shard_out *out,
 	struct gather g;
 	merge_slices(sw, &g);
 	emit_words(sw, &g, out);
-	*done = (struct search_words_done){.entries = (size_t)g.id, .slices = sw->nslices};
+	*done = (struct search_words_done){.slices = sw->nslices};
 	gather_free(&g);
 	unsigned long long(*keys)[2] = xcalloc(sw->nslices + 1, sizeof *keys);
 	for (size_t k = 0; k < sw->nslices; k++) {

@@ -75,7 +75,6 @@ struct search_words *search_words_begin(const struct site *s, const struct searc
 void search_words_gather(struct search_words *sw, size_t task);
 
 struct search_words_done {
-	size_t entries;
 	size_t slices, kept; /* slices, and those read from the memo */
 	size_t differ;       /* kept slices that differ from their words gathered again */
 };
