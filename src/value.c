@@ -185,31 +185,26 @@ struct val *val_set(struct val *map, const char *key, struct val *v)
 			return v;
 		}
 	}
-	map->pairs = grow_items(map, map->pairs, map->n + 1, sizeof *map->pairs);
-	map->pairs[map->n].key = map->in_arena ? dup_n(key, strlen(key)) : xstrdup(key);
-	map->pairs[map->n].val = v;
-	map->pairs[map->n].own_key = !map->in_arena;
-	map->n++;
+	size_t n = strlen(key);
+	val_setkn(map, map->in_arena ? dup_n(key, n) : xstrdup(key), n, v);
+	map->pairs[map->n - 1].own_key = !map->in_arena;
 	return v;
 }
 
-struct val *val_setk(struct val *map, const char *key, struct val *v)
+/* A pair's key length (kept in 32 bits: a longer key is measured again). */
+static size_t pair_keylen(const struct val_pair *p)
+{
+	return p->keylen < UINT32_MAX ? p->keylen : strlen(p->key);
+}
+
+struct val *val_setkn(struct val *map, const char *key, size_t keylen, struct val *v)
 {
 	map->pairs = grow_items(map, map->pairs, map->n + 1, sizeof *map->pairs);
-	map->pairs[map->n].key = key;
-	map->pairs[map->n].val = v;
-	map->pairs[map->n].own_key = false;
+	/* (a key of 4 GB or more, which no view has, is found by no lookup) */
+	map->pairs[map->n] = (struct val_pair){key, v, false, keylen > UINT32_MAX ? UINT32_MAX : (uint32_t)keylen};
 	map->n++;
 	return v;
 }
-
-void val_setk_str(struct val *map, const char *key, const char *s) { val_setk(map, key, val_str(s)); }
-void val_setk_lasting(struct val *map, const char *key, const char *s)
-{
-	val_setk(map, key, val_str_lasting(s));
-}
-void val_setk_bool(struct val *map, const char *key, bool b) { val_setk(map, key, val_bool(b)); }
-void val_setk_int(struct val *map, const char *key, long long i) { val_setk(map, key, val_int(i)); }
 
 void val_set_str(struct val *map, const char *key, const char *s) { val_set(map, key, val_str(s)); }
 void val_set_bool(struct val *map, const char *key, bool b) { val_set(map, key, val_bool(b)); }
@@ -223,9 +218,9 @@ const struct val *val_getn(const struct val *m, const char *key, size_t keylen)
 	if (!m || m->kind != VAL_MAP)
 		return NULL;
 	for (size_t i = 0; i < m->n; i++) {
-		const char *k = m->pairs[i].key;
-		if (k[0] == key[0] && !strncmp(k, key, keylen) && k[keylen] == '\0')
-			return val_deref(m->pairs[i].val);
+		const struct val_pair *p = &m->pairs[i];
+		if (p->keylen == keylen && !memcmp(p->key, key, keylen))
+			return val_deref(p->val);
 	}
 	/* has_<key> of a list key not set explicitly: whether the list has items */
 	if (keylen > 4 && !strncmp(key, "has_", 4)) {
@@ -337,7 +332,7 @@ static void digest_val(struct digest *d, const struct val *v, const struct val_m
 	case VAL_MAP:
 		digest_word(d, VAL_MAP | (uint64_t)v->n << 8);
 		for (size_t i = 0; i < v->n; i++) {
-			size_t kl = strlen(v->pairs[i].key);
+			size_t kl = pair_keylen(&v->pairs[i]);
 			if (kl < 8) {
 				/* a short key in one word, its length in the top byte */
 				uint64_t w = 0;
@@ -404,7 +399,7 @@ static void to_json(const struct val *v, struct buf *out, int indent, int depth)
 				buf_putc(out, ',');
 			indent_to(out, indent, depth + 1);
 			buf_putc(out, '"');
-			buf_put_json(out, v->pairs[i].key, strlen(v->pairs[i].key));
+			buf_put_json(out, v->pairs[i].key, pair_keylen(&v->pairs[i]));
 			buf_puts(out, indent < 0 ? "\":" : "\": ");
 			to_json(v->pairs[i].val, out, indent, depth + 1);
 		}

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "arena.h"
 #include "buf.h"
@@ -24,6 +25,7 @@ struct val_pair {
 	const char *key;
 	struct val *val;
 	bool own_key;       /* key is a heap copy freed with the map */
+	uint32_t keylen;    /* strlen(key): a lookup compares lengths first */
 };
 
 struct val {
@@ -89,11 +91,28 @@ void val_set_int(struct val *map, const char *key, long long i);
 /* The same with a borrowed key (a string literal, or one that outlives the
  * map) and no check for an existing key: the caller sets each key once.
  * Page views use these; they are built by the thousand. */
-struct val *val_setk(struct val *map, const char *key, struct val *v);
-void val_setk_str(struct val *map, const char *key, const char *s);
-void val_setk_lasting(struct val *map, const char *key, const char *s); /* val_str_lasting */
-void val_setk_bool(struct val *map, const char *key, bool b);
-void val_setk_int(struct val *map, const char *key, long long i);
+struct val *val_setkn(struct val *map, const char *key, size_t keylen, struct val *v);
+/* (inline: a literal key's length is known where it is written) */
+static inline struct val *val_setk(struct val *map, const char *key, struct val *v)
+{
+	return val_setkn(map, key, strlen(key), v);
+}
+static inline void val_setk_str(struct val *map, const char *key, const char *s)
+{
+	val_setk(map, key, val_str(s));
+}
+static inline void val_setk_lasting(struct val *map, const char *key, const char *s)
+{
+	val_setk(map, key, val_str_lasting(s));
+}
+static inline void val_setk_bool(struct val *map, const char *key, bool b)
+{
+	val_setk(map, key, val_bool(b));
+}
+static inline void val_setk_int(struct val *map, const char *key, long long i)
+{
+	val_setk(map, key, val_int(i));
+}
 
 /* Look a key up in a map; NULL when absent or when m is not a map. A key
  * "has_<name>" that the map does not hold, where <name> is a list, reads as
