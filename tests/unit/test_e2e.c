@@ -331,6 +331,41 @@ static void test_drafts_left_out_in_parallel(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
+/* Which sections the quick reference takes from the documents: a heading
+ * holding "quick reference" in any case of its letters, wherever in the
+ * heading; not a near miss. */
+static void test_quick_reference_sections(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/ssg-e2e-quick-XXXXXX";
+	new_site(dir, "Quick");
+	put_file(dir, "content/q.md",
+		 "# Q\n\n"
+		 "## QUICK REFERENCE\n\n- [Upper](https://example.com/upper) u\n\n"
+		 "## The quick Reference card\n\n- [Inside](https://example.com/inside) i\n\n"
+		 "## Quick-reference\n\n- [Dashed](https://example.com/dashed) d\n\n"
+		 "## quick referee\n\n- [Referee](https://example.com/referee) r\n\n"
+		 "## Quick  reference\n\n- [Two spaces](https://example.com/two) t\n\n"
+		 "## qQuick reference\n\n- [Doubled](https://example.com/doubled) q\n");
+	char o[300];
+	snprintf(o, sizeof o, "%s/out", dir);
+	assert_int_equal(build_site(dir, o, 2, false), 0);
+	char *page = read_out(o, "quick-reference/index.html");
+	const char *from = strstr(page, "ssg-from-documents");
+	assert_non_null(from);
+	assert_non_null(strstr(from, "Q › QUICK REFERENCE</a>"));
+	assert_non_null(strstr(from, "Q › The quick Reference card</a>"));
+	assert_non_null(strstr(from, "Q › qQuick reference</a>"));
+	assert_null(strstr(from, "Quick-reference</a>"));
+	assert_null(strstr(from, "quick referee</a>"));
+	assert_null(strstr(from, "Quick  reference</a>"));
+	free(page);
+	output_remove_tree(o);
+	char cmd[300];
+	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
 /* A site whose resources.json has three writers' worth of resources (the
  * documents, two chunks of 2,048 and more, the end) and whose search index
  * goes out in several pieces: the files streamed from several threads are
@@ -720,6 +755,7 @@ int main(void)
 		cmocka_unit_test(test_deterministic_and_parallel_equal),
 		cmocka_unit_test(test_failed_build_keeps_previous),
 		cmocka_unit_test(test_drafts_left_out_in_parallel),
+		cmocka_unit_test(test_quick_reference_sections),
 		cmocka_unit_test(test_data_files_streamed),
 		cmocka_unit_test(test_burial),
 		cmocka_unit_test(test_committed_hook),
