@@ -90,46 +90,89 @@ static inline int digest_cmp(const unsigned long long a[2], const unsigned long 
 	return a[1] < b[1] ? -1 : a[1] > b[1];
 }
 
-/* The digest of bytes fed in pieces cut anywhere (a file written as it is
- * made): the same as digest_feed of them in one go. digest_feed takes whole
- * words until its last call, so a piece's last few bytes wait in carry for
- * the next piece's. */
+/* The digest of a data file (tens of megabytes: resources.json, the search
+ * index), fed in pieces cut anywhere as the file is written: the same as
+ * digest_pieces_bytes of them in one go. Not digest_bytes's function: one
+ * digest's words are a chain of multiplies, 1.3 GB/s; here four run side by
+ * side over the words of 32-byte blocks (word k to lane k), which the
+ * processor overlaps, and are joined at the end with the length. A block's
+ * last few bytes wait in carry for the next piece's. */
 struct digest_pieces {
-	struct digest d;
-	unsigned char carry[8];
+	struct digest lane[4];
+	unsigned char carry[32];
 	size_t nc;
+	uint64_t n;
 };
 
 static inline void digest_pieces_start(struct digest_pieces *g)
 {
-	digest_start(&g->d);
+	for (int k = 0; k < 4; k++) {
+		digest_start(&g->lane[k]);
+		g->lane[k].a += (uint64_t)k * 0x9E3779B97F4A7C15ULL; /* four lanes, four starts */
+	}
 	g->nc = 0;
+	g->n = 0;
+}
+
+/* nblocks whole blocks of 32 bytes at p. */
+static inline void digest_pieces_blocks(struct digest_pieces *g, const unsigned char *p,
+					size_t nblocks)
+{
+	struct digest l0 = g->lane[0], l1 = g->lane[1], l2 = g->lane[2], l3 = g->lane[3];
+	for (; nblocks; nblocks--, p += 32) {
+		uint64_t w[4];
+		memcpy(w, p, 32);
+		digest_word(&l0, w[0]);
+		digest_word(&l1, w[1]);
+		digest_word(&l2, w[2]);
+		digest_word(&l3, w[3]);
+	}
+	g->lane[0] = l0;
+	g->lane[1] = l1;
+	g->lane[2] = l2;
+	g->lane[3] = l3;
 }
 
 static inline void digest_pieces_feed(struct digest_pieces *g, const void *data, size_t n)
 {
 	const unsigned char *p = data;
+	g->n += n;
 	if (g->nc) {
-		size_t take = 8 - g->nc < n ? 8 - g->nc : n;
+		size_t take = 32 - g->nc < n ? 32 - g->nc : n;
 		memcpy(g->carry + g->nc, p, take);
 		g->nc += take;
 		p += take;
 		n -= take;
-		if (g->nc < 8)
+		if (g->nc < 32)
 			return;
-		digest_feed(&g->d, g->carry, 8);
+		digest_pieces_blocks(g, g->carry, 1);
 		g->nc = 0;
 	}
-	size_t whole = n & ~(size_t)7;
-	digest_feed(&g->d, p, whole);
-	memcpy(g->carry, p + whole, n - whole);
-	g->nc = n - whole;
+	digest_pieces_blocks(g, p, n / 32);
+	memcpy(g->carry, p + (n & ~(size_t)31), n % 32);
+	g->nc = n % 32;
 }
 
 static inline void digest_pieces_end(struct digest_pieces *g, unsigned long long out[2])
 {
-	digest_feed(&g->d, g->carry, g->nc);
-	digest_end(&g->d, out);
+	digest_feed(&g->lane[0], g->carry, g->nc); /* the last 0 to 31 bytes */
+	struct digest d;
+	digest_start(&d);
+	for (int k = 0; k < 4; k++) {
+		digest_word(&d, g->lane[k].a);
+		digest_word(&d, g->lane[k].b);
+	}
+	d.n = g->n;
+	digest_end(&d, out);
+}
+
+/* The digest of n bytes at p as digest_pieces makes it, in one go. */
+static inline void digest_pieces_bytes(const void *p, size_t n, unsigned long long out[2])
+{
+	struct digest_pieces g;
+	digest_pieces_start(&g);
+	digest_pieces_feed(&g, p, n);
+	digest_pieces_end(&g, out);
 }
 
 #endif

@@ -22,12 +22,12 @@ static unsigned next_rand(void)
 static void test_digest_any_cut(void **state)
 {
 	(void)state;
-	char text[300];
+	char text[300]; /* (blocks of 32 bytes: pieces across several) */
 	for (size_t i = 0; i < sizeof text; i++)
 		text[i] = (char)next_rand();
 	for (size_t n = 0; n <= sizeof text; n += 7) {
 		unsigned long long whole[2], cut[2];
-		digest_bytes(text, n, whole);
+		digest_pieces_bytes(text, n, whole);
 		for (size_t max = 1; max < 20; max++) {
 			struct digest_pieces g;
 			digest_pieces_start(&g);
@@ -57,6 +57,23 @@ static void test_digest_any_cut(void **state)
 			assert_memory_not_equal(cut, whole, sizeof whole);
 		}
 	}
+	/* the words of a block swapped (each goes to a lane of its own), or a
+	 * zero byte more: other digests */
+	unsigned long long one[2], other[2];
+	char words[64] = {0};
+	memcpy(words, "first 8 second 8third 8.fourth 8", 32);
+	digest_pieces_bytes(words, 32, one);
+	char swapped[32];
+	memcpy(swapped, words + 8, 8);
+	memcpy(swapped + 8, words, 8);
+	memcpy(swapped + 16, words + 16, 16);
+	digest_pieces_bytes(swapped, 32, other);
+	assert_memory_not_equal(one, other, sizeof one);
+	digest_pieces_bytes(words, 33, other);
+	assert_memory_not_equal(one, other, sizeof one);
+	digest_pieces_bytes(words, 64, one);
+	digest_pieces_bytes(words, 63, other);
+	assert_memory_not_equal(one, other, sizeof one);
 }
 
 struct built {
