@@ -15,7 +15,7 @@
 #include <emmintrin.h>
 #endif
 
-void buf_grow(struct buf *b, size_t extra)
+void buf_grow_slow(struct buf *b, size_t extra)
 {
 	size_t need = b->n + extra + 1;
 	if (need <= b->cap)
@@ -27,15 +27,6 @@ void buf_grow(struct buf *b, size_t extra)
 	if (!b->cap)
 		b->p[0] = '\0'; /* a grown buffer is always a C string */
 	b->cap = c;
-}
-
-void buf_put(struct buf *b, const void *p, size_t n)
-{
-	buf_grow(b, n);
-	if (n)
-		memcpy(b->p + b->n, p, n);
-	b->n += n;
-	b->p[b->n] = '\0';
 }
 
 void buf_puts(struct buf *b, const char *s)

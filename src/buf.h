@@ -4,6 +4,7 @@
 #define SSG_BUF_H
 #include <stdbool.h>
 #include <stddef.h>
+#include <string.h>
 
 struct str {
 	const char *p;
@@ -18,8 +19,22 @@ struct buf {
 
 #define BUF_INIT {NULL, 0, 0}
 
-void buf_grow(struct buf *b, size_t extra);
-void buf_put(struct buf *b, const void *p, size_t n);
+void buf_grow_slow(struct buf *b, size_t extra);
+/* Room for extra more bytes and the NUL: inline, since every append asks
+ * (a page's rendering appends thousands of times). */
+static inline void buf_grow(struct buf *b, size_t extra)
+{
+	if (b->n + extra + 1 > b->cap)
+		buf_grow_slow(b, extra);
+}
+static inline void buf_put(struct buf *b, const void *p, size_t n)
+{
+	buf_grow(b, n);
+	if (n)
+		memcpy(b->p + b->n, p, n);
+	b->n += n;
+	b->p[b->n] = '\0';
+}
 void buf_puts(struct buf *b, const char *s);
 void buf_putc_slow(struct buf *b, char c);
 /* Append one byte: inline, since renderers call it per character. */

@@ -171,7 +171,8 @@ const struct val *val_deref(const struct val *v)
 
 struct val *val_push(struct val *list, struct val *item)
 {
-	list->items = grow_items(list, list->items, list->n + 1, sizeof *list->items);
+	if (list->n >= list->cap) /* (most appends find room) */
+		list->items = grow_items(list, list->items, list->n + 1, sizeof *list->items);
 	list->items[list->n++] = item;
 	return item;
 }
@@ -199,7 +200,8 @@ static size_t pair_keylen(const struct val_pair *p)
 
 struct val *val_setkn(struct val *map, const char *key, size_t keylen, struct val *v)
 {
-	map->pairs = grow_items(map, map->pairs, map->n + 1, sizeof *map->pairs);
+	if (map->n >= map->cap)
+		map->pairs = grow_items(map, map->pairs, map->n + 1, sizeof *map->pairs);
 	/* (a key of 4 GB or more, which no view has, is found by no lookup) */
 	map->pairs[map->n] = (struct val_pair){key, v, false, keylen > UINT32_MAX ? UINT32_MAX : (uint32_t)keylen};
 	map->n++;
