@@ -26,27 +26,51 @@ char *slug_github(const char *text)
 	return buf_detach(&b);
 }
 
+/* Each byte as a URL slug keeps it: lower-case letters and digits, 0 for the
+ * rest (a dash). */
+static const unsigned char slug_byte[256] = {
+#define DIGIT(c) [c] = c
+#define UPPER(c) [c] = c - 'A' + 'a', [c - 'A' + 'a'] = c - 'A' + 'a'
+	DIGIT('0'), DIGIT('1'), DIGIT('2'), DIGIT('3'), DIGIT('4'), DIGIT('5'), DIGIT('6'),
+	DIGIT('7'), DIGIT('8'), DIGIT('9'),
+	UPPER('A'), UPPER('B'), UPPER('C'), UPPER('D'), UPPER('E'), UPPER('F'), UPPER('G'),
+	UPPER('H'), UPPER('I'), UPPER('J'), UPPER('K'), UPPER('L'), UPPER('M'), UPPER('N'),
+	UPPER('O'), UPPER('P'), UPPER('Q'), UPPER('R'), UPPER('S'), UPPER('T'), UPPER('U'),
+	UPPER('V'), UPPER('W'), UPPER('X'), UPPER('Y'), UPPER('Z'),
+#undef DIGIT
+#undef UPPER
+};
+
 char *slug_url(const char *text, size_t maxlen)
 {
-	struct buf b = BUF_INIT;
+	/* straight into its string, which is never longer than the text (a
+	 * dash stands for one or more bytes): every resource's slug is made
+	 * again each build, 60,000 at 10,000 documents */
+	size_t len = strlen(text);
+	size_t most = maxlen && maxlen < len ? maxlen : len;
+	char *out = xmalloc((most > 4 ? most : 4) + 1);
+	size_t n = 0;
 	bool dash = false;
 	for (const unsigned char *s = (const unsigned char *)text; *s; s++) {
-		unsigned char c = *s;
-		if (c >= 'A' && c <= 'Z')
-			c = (unsigned char)(c - 'A' + 'a');
-		if ((c >= '0' && c <= '9') || (c >= 'a' && c <= 'z')) {
-			if (maxlen && b.n + (dash && b.n ? 2 : 1) > maxlen)
-				break;
-			if (dash && b.n)
-				buf_putc(&b, '-');
-			dash = false;
-			buf_putc(&b, (char)c);
-		} else
+		unsigned char c = slug_byte[*s];
+		if (!c) {
 			dash = true;
+			continue;
+		}
+		bool sep = dash && n;
+		if (n + sep + 1 > most)
+			break;
+		if (sep)
+			out[n++] = '-';
+		dash = false;
+		out[n++] = (char)c;
 	}
-	if (!b.n)
-		buf_puts(&b, "item");
-	return buf_detach(&b);
+	if (!n) {
+		memcpy(out, "item", 5);
+		return out;
+	}
+	out[n] = '\0';
+	return out;
 }
 
 bool path_is_safe_rel(const char *rel)

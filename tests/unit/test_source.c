@@ -199,6 +199,28 @@ static void test_slugs(void **state)
 	s = slug_url("abc def ghi", 7);
 	assert_string_equal(s, "abc-def");
 	free(s);
+	/* at the edges of the string it is made in: as long as the text, or
+	 * the limit; "item" longer than either */
+	static const struct {
+		const char *text;
+		size_t max;
+		const char *slug;
+	} edges[] = {{"", 0, "item"}, {"", 3, "item"}, {"-", 1, "item"}, {"ab", 0, "ab"},
+		     {"a", 0, "a"}, {"abcdef", 6, "abcdef"}, {"abcdef", 5, "abcde"},
+		     {"x!y", 2, "x"}, {"x!y", 3, "x-y"}, {"!x!!y!", 0, "x-y"}, {"AB-CD", 1, "a"}};
+	for (size_t i = 0; i < sizeof edges / sizeof *edges; i++) {
+		s = slug_url(edges[i].text, edges[i].max);
+		assert_string_equal(s, edges[i].slug);
+		free(s);
+	}
+	char long_url[301];
+	for (size_t i = 0; i < 300; i++)
+		long_url[i] = i % 7 == 6 ? '/' : (char)('a' + i % 26);
+	long_url[300] = '\0';
+	s = slug_url(long_url, 72);
+	assert_int_equal(strlen(s), 72);
+	assert_true(s[71] != '-');
+	free(s);
 }
 
 static void test_safe_paths(void **state)
