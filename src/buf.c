@@ -41,28 +41,20 @@ void buf_putc_slow(struct buf *b, char c)
 	b->p[b->n] = '\0';
 }
 
-static const char decimal_pairs[201] =
+const char buf_decimal_pairs[201] =
 	"00010203040506070809101112131415161718192021222324"
 	"25262728293031323334353637383940414243444546474849"
 	"50515253545556575859606162636465666768697071727374"
 	"75767778798081828384858687888990919293949596979899";
 
-char *put_decimal(char *o, unsigned long long v)
+char *put_decimal_long(char *o, unsigned long long v)
 {
-	if (v < 10) {
-		*o = (char)('0' + v);
-		return o + 1;
-	}
-	if (v < 100) {
-		memcpy(o, decimal_pairs + 2 * v, 2);
-		return o + 2;
-	}
 	/* two digits a division, from the last */
 	char tmp[20], *end = tmp + sizeof tmp, *p = end;
 	for (; v >= 100; v /= 100)
-		memcpy(p -= 2, decimal_pairs + 2 * (v % 100), 2);
+		memcpy(p -= 2, buf_decimal_pairs + 2 * (v % 100), 2);
 	if (v >= 10)
-		memcpy(p -= 2, decimal_pairs + 2 * v, 2);
+		memcpy(p -= 2, buf_decimal_pairs + 2 * v, 2);
 	else
 		*--p = (char)('0' + v);
 	while (p < end)

@@ -48,8 +48,33 @@ static inline void buf_putc(struct buf *b, char c)
 }
 /* Append an unsigned number in decimal (no printf). */
 void buf_put_uint(struct buf *b, unsigned long long v);
-/* v in decimal at o (room for 20 bytes); returns where it ends. */
-char *put_decimal(char *o, unsigned long long v);
+/* v in decimal at o (room for 20 bytes); returns where it ends. Inline for
+ * the numbers below 10,000 (the search index's words parts print a million
+ * of them); put_decimal_long for the rest. */
+extern const char buf_decimal_pairs[201]; /* "00" to "99" */
+char *put_decimal_long(char *o, unsigned long long v);
+static inline char *put_decimal(char *o, unsigned long long v)
+{
+	if (v < 10) {
+		*o = (char)('0' + v);
+		return o + 1;
+	}
+	if (v < 100) {
+		memcpy(o, buf_decimal_pairs + 2 * v, 2);
+		return o + 2;
+	}
+	if (v < 1000) {
+		o[0] = (char)('0' + v / 100);
+		memcpy(o + 1, buf_decimal_pairs + 2 * (v % 100), 2);
+		return o + 3;
+	}
+	if (v < 10000) {
+		memcpy(o, buf_decimal_pairs + 2 * (v / 100), 2);
+		memcpy(o + 2, buf_decimal_pairs + 2 * (v % 100), 2);
+		return o + 4;
+	}
+	return put_decimal_long(o, v);
+}
 void buf_printf(struct buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Append with &, <, >, ", ' escaped for HTML text and attribute values. */
 void buf_put_html(struct buf *b, const char *p, size_t n);

@@ -1,7 +1,8 @@
 /* test_buf: HTML and JSON escaping against plain references: every special
  * character (and bytes near them) at every position of strings of every
  * length up to 40, two at once, and random text; appended after what the
- * buffer holds, and still a C string. Whole files read into a buffer. */
+ * buffer holds, and still a C string. Whole files read into a buffer.
+ * Numbers in decimal as printf writes them. */
 #include "testutil.h"
 
 #include "buf.h"
@@ -106,6 +107,35 @@ static void test_random_text(void **state)
 /* A file read whole, after what the buffer holds: larger than any one read,
  * empty, or one whose size stat does not tell (/proc); buf_read_regular
  * refuses a symlink and a file over its limit. */
+/* Numbers in decimal as printf writes them: every one below 100,000 (each
+ * width the inline path takes, and past it), the edges of each width, the
+ * largest. */
+static void test_decimal(void **state)
+{
+	(void)state;
+	char got[24], want[24];
+	for (unsigned long long v = 0; v < 100000; v++) {
+		*put_decimal(got, v) = '\0';
+		snprintf(want, sizeof want, "%llu", v);
+		assert_string_equal(got, want);
+	}
+	unsigned long long edge = 10;
+	for (int k = 1; k < 20; k++, edge *= 10)
+		for (unsigned long long v = edge - 1; v <= edge + 1; v++) {
+			*put_decimal(got, v) = '\0';
+			snprintf(want, sizeof want, "%llu", v);
+			assert_string_equal(got, want);
+		}
+	*put_decimal(got, ~0ULL) = '\0';
+	assert_string_equal(got, "18446744073709551615");
+	struct buf b = BUF_INIT;
+	buf_put_uint(&b, 0);
+	buf_putc(&b, ' ');
+	buf_put_uint(&b, 4096);
+	assert_string_equal(buf_cstr(&b), "0 4096");
+	buf_free(&b);
+}
+
 static void test_read_files(void **state)
 {
 	(void)state;
@@ -159,6 +189,7 @@ int main(void)
 		cmocka_unit_test(test_each_special_everywhere),
 		cmocka_unit_test(test_random_text),
 		cmocka_unit_test(test_read_files),
+		cmocka_unit_test(test_decimal),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
