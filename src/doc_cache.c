@@ -26,7 +26,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define MAGIC "ssg-docs 3 "
+#define MAGIC "ssg-docs 4 "
 #define NONE 0xFFFFFFFFu
 
 static const char *entry_of(const struct doc_cache *c, const char *relpath, size_t *n);
@@ -139,8 +139,12 @@ static void put_doc_as(struct buf *b, const struct doc *d, bool whole, size_t *b
 		/* check's facts (its listing, its entry) are the entry's alone:
 		 * no page shows them, so a record leaves them out */
 		put_u32(b, (uint32_t)c->bare | (uint32_t)(whole && c->listing) << 1);
-		if (whole)
+		if (whole) {
 			put_int(b, c->entry);
+			/* the merge's hash of its URL (site_read.c), not taken again
+			 * for 250,000 citations of unchanged documents */
+			put_u64(b, c->canonical ? c->canon_hash : 0);
+		}
 	}
 	put_u32(b, (uint32_t)d->nilinks);
 	for (size_t i = 0; i < d->nilinks; i++) {
@@ -841,7 +845,7 @@ static void get_doc(struct reader *r, struct doc *d, const char *base)
 		if (h->parent < -1 || h->parent >= (int)i) /* a section before it, or none */
 			r->bad = true;
 	}
-	d->ncites = d->capcites = get_count(r, 56);
+	d->ncites = d->capcites = get_count(r, 64);
 	d->cites = xcalloc(d->ncites + 1, sizeof *d->cites);
 	for (size_t i = 0; i < d->ncites; i++) {
 		struct citation *c = &d->cites[i];
@@ -857,9 +861,10 @@ static void get_doc(struct reader *r, struct doc *d, const char *base)
 		c->bare = flags & 1;
 		c->listing = flags & 2;
 		c->entry = (int)get_int(r);
+		c->canon_hash = get_u64(r);
 		c->resource = -1;
 		if (!c->url || !c->title || c->heading < -1 || c->heading >= (long)d->nheadings ||
-		    c->entry < 0 || c->entry > (long)i + 1)
+		    c->entry < 0 || c->entry > (long)i + 1 || (!c->canonical && c->canon_hash))
 			r->bad = true;
 	}
 	d->nilinks = d->capilinks = get_count(r, 20);

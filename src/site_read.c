@@ -161,6 +161,11 @@ static size_t read_doc(struct read_job *j, size_t i, struct buf *entry)
 	doc_compact_strings(d);
 	ast_arena_end(arena);
 	d->ok = true;
+	/* the merge's hash of each URL, taken here while the strings are warm
+	 * and on every thread, not in the serial merge; kept in the cache */
+	for (size_t k = 0; k < d->ncites; k++)
+		if (d->cites[k].canonical)
+			d->cites[k].canon_hash = hash_str(d->cites[k].canonical);
 	return entry ? doc_cache_put(entry, d, digest) : SIZE_MAX;
 }
 
@@ -169,12 +174,7 @@ static void read_one(void *ctx, size_t i)
 	struct read_job *j = ctx;
 	struct buf entry = BUF_INIT;
 	size_t body_at = read_doc(j, i, j->entries || j->stream ? &entry : NULL);
-	/* the merge's hash of each URL, taken here while the strings are warm
-	 * and on every thread, not in the serial merge */
 	struct doc *d = &j->s->docs[i];
-	for (size_t k = 0; k < d->ncites; k++)
-		if (d->cites[k].canonical)
-			d->cites[k].canon_hash = hash_str(d->cites[k].canonical);
 	/* every document, once; its body left in the file once it is there */
 	if (j->stream)
 		doc_cache_stream_put(j->stream, i, &entry, d, body_at);

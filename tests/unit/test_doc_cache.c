@@ -1,7 +1,8 @@
 /* test_doc_cache: a document survives the cache field for field; an entry
  * under another digest or env is not used; a damaged file (cut at every
  * length, bytes flipped) never crashes and never yields a half document;
- * a document's record leaves out only its body. */
+ * a document's record leaves out only its body (and the hash of each
+ * citation's URL, which the entry keeps). */
 #include "testutil.h"
 
 #include <pthread.h>
@@ -49,7 +50,7 @@ static void sample_doc(struct doc *d)
 					.title = xstrdup("FlashAttention"),
 					.desc = NULL, .line = 12, .col = 3, .heading = 1,
 					.bare = true, .listing = true, .entry = 1,
-					.resource = 5};
+					.resource = 5, .canon_hash = 0xfeedf00d12345678ULL};
 	d->nilinks = 1;
 	d->ilinks = xcalloc(1, sizeof *d->ilinks);
 	d->ilinks[0] = (struct ilink){.url = xstrdup("../other.md#x"), .line = 14, .col = 2,
@@ -125,6 +126,8 @@ static void test_round_trip(void **state)
 	assert_int_equal(got.cites[0].entry, 1);
 	assert_int_equal(got.cites[0].heading, 1);
 	assert_int_equal(got.cites[0].resource, -1); /* the model sets it again */
+	/* the merge's hash of the URL comes back, not taken again */
+	assert_true(got.cites[0].canon_hash == 0xfeedf00d12345678ULL);
 	assert_int_equal(got.nilinks, 1);
 	assert_int_equal(got.ilinks[0].target, -1);
 	assert_null(got.ilinks[0].anchor);
