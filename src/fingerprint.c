@@ -195,6 +195,7 @@ struct walk {
 	const struct fingerprint_cache *cache;
 	struct fingerprint_learned *learned; /* with unframed: documents come from it */
 	bool (*unframed)(const char *rel);
+	size_t nfolders; /* walked below the top */
 };
 
 /* A name a folder holds, with what readdir says it is. */
@@ -249,6 +250,7 @@ static void walk_dir(struct walk *w, const char *full, const char *rel, int dept
 		bool dir = names[i].type == DT_DIR ||
 			   (names[i].type == DT_UNKNOWN && lstat(cf, &st) == 0 && S_ISDIR(st.st_mode));
 		if (dir && depth < 64) {
+			w->nfolders++;
 			walk_dir(w, cf, cr, depth + 1);
 			free(cf);
 			free(cr);
@@ -412,6 +414,10 @@ void fingerprint_tree_keep(struct buf *manifest, const char *root, const char *r
 	if (keep) {
 		keep->paths = xrealloc(keep->paths, (keep->n + w.n + 1) * sizeof *keep->paths);
 		keep->digests = xrealloc(keep->digests, (keep->n + w.n + 1) * sizeof *keep->digests);
+		keep->whole_tree = keep->n == 0;
+		keep->nfolders = w.nfolders;
+		for (size_t i = 0; i < w.n; i++)
+			keep->whole_tree &= w.v[i].kind == 'f';
 	}
 	for (size_t i = 0; i < w.n; i++) {
 		struct entry *e = &w.v[i];

@@ -33,6 +33,11 @@ struct file_digests {
 	char **paths;
 	unsigned long long (*digests)[2];
 	size_t n;
+	/* the walk met nothing but folders and regular files (no symlink, other
+	 * or unreadable entry): paths name every file of the tree, which then
+	 * need not be listed again (source_list_from_digests) */
+	bool whole_tree;
+	size_t nfolders;     /* the folders below the walked one */
 };
 /* Digests known by the files' stat from the last run over the same folder
  * (<dir>/.ssg-cache/files.bin): a file whose stat (device, inode, size,

@@ -123,9 +123,11 @@ int site_load(struct site *s, const struct build_opts *o, struct diags *d)
 		free(content);
 		return -1;
 	}
-	if (has_content)
-		source_discover(content, &files, d);
-	else
+	/* listed once: by the fingerprint's walk when it found plain files */
+	if (has_content) {
+		if (!o->digests || !source_list_from_digests(o->digests, "content/", &files))
+			source_discover(content, &files, d);
+	} else
 		diag_add(d, SEV_WARNING, "content", 0, 0,
 			 "no content/ folder: the site has no documents");
 	const char **rels = xcalloc(files.n + 1, sizeof *rels);

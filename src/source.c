@@ -36,11 +36,13 @@ bool source_is_active(const char *name)
 	return false;
 }
 
-static void add(struct source_list *l, const char *rel)
+static void add_owned(struct source_list *l, char *rel)
 {
 	l->v = xgrow(l->v, &l->cap, l->n + 1, sizeof *l->v);
-	l->v[l->n++] = (struct source_file){xstrdup(rel), source_is_document(rel)};
+	l->v[l->n++] = (struct source_file){rel, source_is_document(rel)};
 }
+
+static void add(struct source_list *l, const char *rel) { add_owned(l, xstrdup(rel)); }
 
 /* The folders on the way down from content/ (to refuse a symlink loop) and
  * how many entries the walk has seen (to bound a walk that symlinks blow up). */
@@ -76,27 +78,24 @@ static int walk(const char *root, const char *rootreal, const char *rel, struct 
 	while ((e = readdir(dh))) {
 		if (e->d_name[0] == '.')
 			continue;
-		char *childrel = *rel ? path_join(rel, e->d_name) : xstrdup(e->d_name);
-		char *child = path_join(root, childrel);
-		struct stat st;
 		if (++w->entries > WALK_MAX_ENTRIES) {
 			if (!w->warned)
 				diag_add(d, SEV_ERROR, "content", 0, 0,
 					 "more than %d entries under content/: the rest is skipped",
 					 WALK_MAX_ENTRIES);
 			w->warned = true;
-			free(child);
-			free(childrel);
 			break;
 		}
+		char *childrel = *rel ? path_join(rel, e->d_name) : xstrdup(e->d_name);
 		/* a regular file is taken as the folder says: no stat of each of
-		 * 10,000 documents (symlinks, folders and the unknown are looked at) */
+		 * 10,000 documents (symlinks, folders and the unknown are looked at),
+		 * and its name is kept as made (add_owned) */
 		if (e->d_type == DT_REG) {
-			add(l, childrel);
-			free(child);
-			free(childrel);
+			add_owned(l, childrel);
 			continue;
 		}
+		char *child = path_join(root, childrel);
+		struct stat st;
 		if (lstat(child, &st)) {
 			free(child);
 			free(childrel);
@@ -165,6 +164,35 @@ int source_discover(const char *content_dir, struct source_list *out, struct dia
 	if (out->n > 1)
 		qsort(out->v, out->n, sizeof *out->v, cmp_file);
 	return rc;
+}
+
+bool source_list_from_digests(const struct file_digests *g, const char *prefix,
+			      struct source_list *out)
+{
+	size_t pl = strlen(prefix);
+	if (!g->whole_tree || g->n + g->nfolders > WALK_MAX_ENTRIES)
+		return false;
+	for (size_t i = 0; i < g->n; i++) {
+		const char *p = g->paths[i];
+		int depth = 0;
+		if (strncmp(p, prefix, pl) || !p[pl])
+			return false;
+		for (const char *c = p + pl; *c; c++)
+			depth += *c == '/';
+		if (depth > WALK_MAX_DEPTH)
+			return false; /* source_discover skips it, and says so */
+	}
+	struct source_list l = {0};
+	bool sorted = true;
+	for (size_t i = 0; i < g->n; i++) {
+		add(&l, g->paths[i] + pl);
+		sorted &= i == 0 || strcmp(l.v[i - 1].relpath, l.v[i].relpath) < 0;
+	}
+	/* the walk sorts each folder's names: "a/b" came before "a.md" */
+	if (!sorted)
+		qsort(l.v, l.n, sizeof *l.v, cmp_file);
+	*out = l;
+	return true;
 }
 
 void source_list_free(struct source_list *l)

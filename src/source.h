@@ -28,6 +28,13 @@ struct source_list {
  * Hidden entries (".x") are skipped; symlinks that resolve outside content_dir
  * are refused with a warning. Returns -1 only when content_dir cannot be read. */
 int source_discover(const char *content_dir, struct source_list *out, struct diags *d);
+/* The same list from what the build's fingerprint walk of the same folder
+ * found (its paths start with prefix, "content/"), when that walk met only
+ * folders and regular files within source_discover's bounds: false, with
+ * out untouched, when the folder must be walked (a symlink, say). */
+struct file_digests;
+bool source_list_from_digests(const struct file_digests *g, const char *prefix,
+			      struct source_list *out);
 void source_list_free(struct source_list *l);
 /* Whether a file of content/ is a document (by its name), not a static file. */
 bool source_is_document(const char *name);

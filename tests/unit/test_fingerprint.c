@@ -1,7 +1,9 @@
 /* fingerprint: the cache of digests by stat. A file whose stat is unchanged
  * and settled is not read again; an edit that keeps the size and the mtime
  * is still seen (ctime moves); a file changed within a second of the last
- * run is read again; a damaged cache is read as empty. */
+ * run is read again; a damaged cache is read as empty. The walk's files
+ * are the list source_discover makes, when the walk met only folders and
+ * regular files, and are refused as that list otherwise. */
 #include "testutil.h"
 #include "fingerprint.h"
 #include "source.h"
@@ -277,6 +279,83 @@ static void test_nested_folders(void **state)
 	remove_tree();
 }
 
+/* The list of content/ taken from the walk is source_discover's, file for
+ * file and in its order; a symlink, or a file deeper than discover goes,
+ * sends the build back to discover. */
+static void same_as_discover(void)
+{
+	struct buf m = BUF_INIT;
+	struct file_digests keep = {0};
+	run(&m, true, &keep);
+	struct source_list from = {0}, walked = {0};
+	assert_true(source_list_from_digests(&keep, "content/", &from));
+	char content[96];
+	snprintf(content, sizeof content, "%s/content", dir);
+	struct diags d = DIAGS_INIT;
+	assert_int_equal(source_discover(content, &walked, &d), 0);
+	assert_int_equal(d.n, 0);
+	assert_int_equal(from.n, walked.n);
+	for (size_t i = 0; i < from.n; i++) {
+		assert_string_equal(from.v[i].relpath, walked.v[i].relpath);
+		assert_int_equal(from.v[i].is_doc, walked.v[i].is_doc);
+	}
+	source_list_free(&from);
+	source_list_free(&walked);
+	diags_free(&d);
+	file_digests_free(&keep);
+	buf_free(&m);
+}
+
+static bool listed_from_walk(void)
+{
+	struct buf m = BUF_INIT;
+	struct file_digests keep = {0};
+	run(&m, true, &keep);
+	struct source_list l = {0};
+	bool ok = source_list_from_digests(&keep, "content/", &l);
+	source_list_free(&l);
+	file_digests_free(&keep);
+	buf_free(&m);
+	return ok;
+}
+
+static void test_listing_from_walk(void **state)
+{
+	(void)state;
+	make_tree("/tmp/ssg-fpl-XXXXXX");
+	char p[256];
+	snprintf(p, sizeof p, "%s/content/a", dir);
+	assert_int_equal(mkdir(p, 0755), 0);
+	snprintf(p, sizeof p, "%s/content/.git", dir);
+	assert_int_equal(mkdir(p, 0755), 0);
+	put("content/a.md", "x");
+	put("content/a/b.md", "x"); /* "a/b.md" sorts after "a.md", walked before */
+	put("content/a-z.rst", "x");
+	put("content/.hidden.md", "x");
+	put("content/.git/HEAD", "x");
+	put("content/notes.txt", "x");
+	put("content/plot.png", "x");
+	same_as_discover();
+	/* a symlink: discover looks where it leads */
+	snprintf(p, sizeof p, "%s/content/link.md", dir);
+	assert_int_equal(symlink("a.md", p), 0);
+	assert_false(listed_from_walk());
+	assert_int_equal(unlink(p), 0);
+	assert_true(listed_from_walk());
+	/* deeper than discover goes */
+	int n = snprintf(p, sizeof p, "%s/content", dir);
+	for (int i = 0; i < 33; i++) {
+		n += snprintf(p + n, sizeof p - (size_t)n, "/d");
+		assert_int_equal(mkdir(p, 0755), 0);
+	}
+	snprintf(p + n, sizeof p - (size_t)n, "/deep.md");
+	int fd = open(p, O_WRONLY | O_CREAT, 0644);
+	assert_true(fd >= 0);
+	close(fd);
+	assert_false(listed_from_walk());
+	remove_tree();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -284,6 +363,7 @@ int main(void)
 		cmocka_unit_test(test_unchanged_cache_left_in_place),
 		cmocka_unit_test(test_learned_documents),
 		cmocka_unit_test(test_nested_folders),
+		cmocka_unit_test(test_listing_from_walk),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
