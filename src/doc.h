@@ -38,6 +38,7 @@ struct citation {
 	cmark_node *node; /* the link node, until the tree is rendered */
 	long resource;    /* index into site.resources, set by the model; -1 none */
 	unsigned long long canon_hash; /* hash_str(canonical) once read (0: not yet) */
+	unsigned long long key[2]; /* what resources see of it (cite_key.h) */
 };
 
 /* An image whose source is relative: a file of the site it should name. */

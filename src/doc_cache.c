@@ -144,6 +144,8 @@ static void put_doc_as(struct buf *b, const struct doc *d, bool whole, size_t *b
 			/* the merge's hash of its URL (site_read.c), not taken again
 			 * for 250,000 citations of unchanged documents */
 			put_u64(b, c->canonical ? c->canon_hash : 0);
+			put_u64(b, c->key[0]); /* cite_key.h: a digest of the rest */
+			put_u64(b, c->key[1]);
 		}
 	}
 	put_u32(b, (uint32_t)d->nilinks);
@@ -845,7 +847,7 @@ static void get_doc(struct reader *r, struct doc *d, const char *base)
 		if (h->parent < -1 || h->parent >= (int)i) /* a section before it, or none */
 			r->bad = true;
 	}
-	d->ncites = d->capcites = get_count(r, 64);
+	d->ncites = d->capcites = get_count(r, 80);
 	d->cites = xcalloc(d->ncites + 1, sizeof *d->cites);
 	for (size_t i = 0; i < d->ncites; i++) {
 		struct citation *c = &d->cites[i];
@@ -862,6 +864,8 @@ static void get_doc(struct reader *r, struct doc *d, const char *base)
 		c->listing = flags & 2;
 		c->entry = (int)get_int(r);
 		c->canon_hash = get_u64(r);
+		c->key[0] = get_u64(r);
+		c->key[1] = get_u64(r);
 		c->resource = -1;
 		if (!c->url || !c->title || c->heading < -1 || c->heading >= (long)d->nheadings ||
 		    c->entry < 0 || c->entry > (long)i + 1 || (!c->canonical && c->canon_hash))

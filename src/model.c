@@ -101,7 +101,8 @@ static const struct citation *ref_cite(const struct site *s, const struct resour
 }
 
 /* What a resource's description and classes are made of: its URL and each
- * citation by its document's bytes and place in it (res_memo.h). */
+ * citation as cite_key.h digests it (its own fields and its sections), in
+ * order (res_memo.h). */
 static void memo_key(const struct site *s, const struct resource *r, unsigned long long key[2])
 {
 	struct digest d;
@@ -111,8 +112,8 @@ static void memo_key(const struct site *s, const struct resource *r, unsigned lo
 	digest_feed(&d, r->canonical, n);
 	digest_word(&d, r->nrefs);
 	for (size_t i = 0; i < r->nrefs; i++) {
-		digest_word(&d, s->docs[r->refs[i].doc].hash);
-		digest_word(&d, r->refs[i].cite);
+		digest_word(&d, r->refs[i].key[0]);
+		digest_word(&d, r->refs[i].key[1]);
 	}
 	digest_end(&d, key);
 }
@@ -284,11 +285,9 @@ static void describe_batch(void *ctx, size_t bi)
 		to = s->nres;
 	for (size_t ri = from; ri < to; ri++) {
 		const struct resource *r = &s->res[ri];
-		for (size_t i = 0; i < r->nrefs && i < DESCRIBE_AHEAD; i++) {
-			const struct doc *d = &s->docs[r->refs[i].doc];
-			__builtin_prefetch(&d->hash);
-			__builtin_prefetch(&d->cites);
-		}
+		__builtin_prefetch(r->refs);
+		for (size_t i = 0; i < r->nrefs && i < DESCRIBE_AHEAD; i++)
+			__builtin_prefetch(&s->docs[r->refs[i].doc].cites);
 	}
 	for (size_t ri = from; ri < to; ri++) {
 		memo_key(s, &s->res[ri], s->memo_now[ri].key);
@@ -339,8 +338,9 @@ static void place_refs(struct site *s)
 		const struct doc *doc = &s->docs[d];
 		for (size_t i = 0; i < doc->ncites; i++)
 			if (doc->cites[i].canonical) {
-				struct resource *r = &s->res[doc->cites[i].resource];
-				r->refs[r->nrefs++] = (struct cite_ref){d, i};
+				const struct citation *c = &doc->cites[i];
+				struct resource *r = &s->res[c->resource];
+				r->refs[r->nrefs++] = (struct cite_ref){d, i, {c->key[0], c->key[1]}};
 			}
 	}
 }

@@ -17,6 +17,8 @@
 struct cite_ref {
 	size_t doc;   /* index into site.docs */
 	size_t cite;  /* index into docs[doc].cites */
+	unsigned long long key[2]; /* the citation's (cite_key.h), here in the
+				    * resource's order: keys are made of them */
 };
 
 struct resource {

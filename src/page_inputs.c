@@ -107,13 +107,15 @@ static void digest_resource(struct prepare_ctx *x, size_t ri)
 	digest_start(&d);
 	put_record(&d, r, x->pi->res[ri].badge);
 	digest_end(&d, x->pi->res[ri].record);
-	/* its page: the record and every citation by its document's bytes and
-	 * its place there (which give its spellings: the URLs as written) */
+	/* its page: the record and every citation (cite_key.h: its fields and
+	 * sections, which give its spellings, the URLs as written) with the
+	 * document it lies in, by name, place and title */
 	digest_start(&d);
 	put_pair(&d, record);
 	for (size_t i = 0; i < r->nrefs; i++) {
-		put_pair(&d, x->pi->doc_self[r->refs[i].doc]);
-		put_word(&d, r->refs[i].cite);
+		const struct cite_ref *ref = &r->refs[i];
+		put_pair(&d, x->pi->doc_ref[ref->doc]);
+		put_pair(&d, ref->key);
 	}
 	digest_end(&d, x->pi->res[ri].page);
 	/* its entry in a list: the record and the first citing documents */
@@ -196,6 +198,10 @@ static void digest_doc(void *ctx, size_t di)
 	put_str(&d, doc->title);
 	put_str(&d, doc->url);
 	digest_end(&d, x->pi->doc_link[di]);
+	digest_start(&d);
+	put_pair(&d, x->pi->doc_link[di]);
+	put_str(&d, doc->relpath);
+	digest_end(&d, x->pi->doc_ref[di]);
 	for (size_t h = 0; h < doc->nheadings; h++) {
 		digest_start(&d);
 		put_pair(&d, x->pi->doc_link[di]);
@@ -215,6 +221,7 @@ void page_inputs_prepare(struct page_inputs *pi, const struct site *s, const cha
 	digest_end(&d, pi->frame);
 	pi->doc_self = xcalloc(s->ndocs + 1, sizeof *pi->doc_self);
 	pi->doc_link = xcalloc(s->ndocs + 1, sizeof *pi->doc_link);
+	pi->doc_ref = xcalloc(s->ndocs + 1, sizeof *pi->doc_ref);
 	pi->head_at = xcalloc(s->ndocs + 1, sizeof *pi->head_at);
 	size_t nheads = 0;
 	for (size_t i = 0; i < s->ndocs; i++) {
@@ -240,6 +247,7 @@ void page_inputs_free(struct page_inputs *pi)
 	free(pi->res);
 	free(pi->doc_self);
 	free(pi->doc_link);
+	free(pi->doc_ref);
 	free(pi->head_at);
 	free(pi->heads);
 	free(pi->listed);

@@ -45,9 +45,9 @@ struct page_inputs {
 	unsigned long long frame[2]; /* the frame and the shared navigation */
 	struct resource_inputs *res;
 	/* per document, digested once: its bytes, name and place; it as a link
-	 * shows it (title, place); each of its sections as a link (heads, from
-	 * head_at[document]) */
-	unsigned long long (*doc_self)[2], (*doc_link)[2], (*heads)[2];
+	 * shows it (title, place); that and its name, as a resource's citations
+	 * show it; each of its sections as a link (heads, from head_at[document]) */
+	unsigned long long (*doc_self)[2], (*doc_link)[2], (*doc_ref)[2], (*heads)[2];
 	size_t *head_at;
 	/* per parent topic + 1 (0: the top level): which of its children a
 	 * topic page lists among its related topics */

@@ -5,6 +5,7 @@
  * git's dates fetched meanwhile. Level 5. */
 #include "site_read.h"
 #include "ast.h"
+#include "cite_key.h"
 #include "doc_cache.h"
 #include "extract.h"
 #include "fingerprint.h"
@@ -166,6 +167,7 @@ static size_t read_doc(struct read_job *j, size_t i, struct buf *entry)
 	for (size_t k = 0; k < d->ncites; k++)
 		if (d->cites[k].canonical)
 			d->cites[k].canon_hash = hash_str(d->cites[k].canonical);
+	cite_keys(d);
 	return entry ? doc_cache_put(entry, d, digest) : SIZE_MAX;
 }
 

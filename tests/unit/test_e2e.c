@@ -372,11 +372,13 @@ static void test_quick_reference_sections(void **state)
  * the one-thread build's; the script twin is the index; and edits built
  * incrementally, with every record kept from the file in place checked
  * against its rendering (SSG_CHECK_INPUTS), give the clean build's site. */
-static void write_big_doc(const char *dir, int i, const char *extra)
+/* lead: lines before the document's own (which move every citation). */
+static void write_big_doc_lead(const char *dir, int i, const char *lead, const char *extra)
 {
 	char rel[64];
 	snprintf(rel, sizeof rel, "content/d%03d.md", i);
 	struct buf b = BUF_INIT;
+	buf_puts(&b, lead);
 	buf_printf(&b, "# Document %d\n\n## Papers\n\n", i);
 	for (int k = 0; k < 11; k++)
 		buf_printf(&b,
@@ -387,6 +389,11 @@ static void write_big_doc(const char *dir, int i, const char *extra)
 	buf_puts(&b, extra);
 	put_file(dir, rel, buf_cstr(&b));
 	buf_free(&b);
+}
+
+static void write_big_doc(const char *dir, int i, const char *extra)
+{
+	write_big_doc_lead(dir, i, "", extra);
 }
 
 static void test_data_files_streamed(void **state)
@@ -444,10 +451,11 @@ static void test_data_files_streamed(void **state)
 	buf_free(&joined);
 	free(json);
 	free(index);
-	/* an edit: the records of the resources the edited document cites
-	 * (their keys take in its bytes: its 11, the shared one, the new one)
-	 * are made anew, the others kept from the file in place, found where
-	 * the last build noted each */
+	/* an edit: the record of the resource whose citations changed (the
+	 * new one) is made anew; the others are kept from the file in place,
+	 * found where the last build noted each, those the edited document
+	 * cites as well (their keys take in their citations, cite_key.h, not
+	 * the document's bytes: its 11 and the shared one are where they were) */
 	write_big_doc(dir, 7, "- [A new one](https://example.org/new) fresh\n");
 	struct build_opts bo = {.source = dir, .output = o2, .jobs = 2};
 	struct diags d = DIAGS_INIT;
@@ -455,6 +463,12 @@ static void test_data_files_streamed(void **state)
 	assert_int_equal(site_build(&bo, &d, &st), 0);
 	diags_free(&d);
 	assert_int_equal(st.resources, 220 * 11 + 2);
+	assert_int_equal(st.records_kept[0], st.resources - 1);
+	/* a line before them moves all 13 citations: their records name their
+	 * lines, and are made anew */
+	write_big_doc_lead(dir, 7, "\n", "- [A new one](https://example.org/new) fresh\n");
+	assert_int_equal(site_build(&bo, &d, &st), 0);
+	diags_free(&d);
 	assert_int_equal(st.records_kept[0], st.resources - 13);
 	/* another, every kept record checked against its rendering */
 	assert_int_equal(setenv("SSG_CHECK_INPUTS", "1", 1), 0);

@@ -100,7 +100,7 @@ static void tiny_make(struct tiny *t, const long cited[4][MAXC], size_t nres)
 			bool counted = false;
 			for (size_t k = 0; k < MAXC && cited[d][k] >= 0; k++)
 				if ((size_t)cited[d][k] == r) {
-					t->refs[nrefs++] = (struct cite_ref){d, k};
+					t->refs[nrefs++] = (struct cite_ref){.doc = d, .cite = k};
 					t->res[r].nrefs++;
 					t->res[r].ndocs += !counted;
 					counted = true;
