@@ -49,9 +49,52 @@ char *xstrndup(const char *s, size_t n)
 	return p;
 }
 
+/* A format of text and %s alone (most of them: "%sindex.html" for each of
+ * 28,000 pages), joined by hand: vsnprintf twice took 1,400 instructions a
+ * call. NULL when fmt has another conversion (or more than 8 strings). */
+#define PLAIN_MAX 8
+static char *plain_format(const char *fmt, va_list ap)
+{
+	const char *arg[PLAIN_MAX];
+	size_t len[PLAIN_MAX], nargs = 0, total = 0;
+	for (const char *f = fmt; *f; f++) {
+		if (*f != '%') {
+			total++;
+			continue;
+		}
+		if (f[1] != 's' || nargs == PLAIN_MAX)
+			return NULL;
+		f++;
+		nargs++;
+	}
+	for (size_t i = 0; i < nargs; i++) {
+		arg[i] = va_arg(ap, const char *);
+		len[i] = strlen(arg[i]);
+		total += len[i];
+	}
+	char *out = xmalloc(total + 1), *o = out;
+	size_t k = 0;
+	for (const char *f = fmt; *f; f++) {
+		if (*f != '%') {
+			*o++ = *f;
+			continue;
+		}
+		memcpy(o, arg[k], len[k]);
+		o += len[k++];
+		f++;
+	}
+	*o = '\0';
+	return out;
+}
+
 char *xasprintf(const char *fmt, ...)
 {
 	va_list ap;
+	va_start(ap, fmt);
+	char *plain = plain_format(fmt, ap);
+	va_end(ap);
+	if (plain)
+		return plain;
 	va_start(ap, fmt);
 	int n = vsnprintf(NULL, 0, fmt, ap);
 	va_end(ap);

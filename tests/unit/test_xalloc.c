@@ -1,0 +1,60 @@
+/* test_xalloc: xasprintf gives what snprintf gives, for formats of text and
+ * %s alone (joined by hand) and for any other (vsnprintf): empty strings
+ * and formats, a string at either end, the most strings joined by hand and
+ * one more, %% and conversions beside %s. */
+#include "testutil.h"
+
+#include "xalloc.h"
+
+#define SAME(...)                                              \
+	do {                                                   \
+		char want[512];                                \
+		snprintf(want, sizeof want, __VA_ARGS__);      \
+		char *got = xasprintf(__VA_ARGS__);            \
+		assert_string_equal(got, want);                \
+		free(got);                                     \
+	} while (0)
+
+static void test_plain_formats(void **state)
+{
+	(void)state;
+	const char *words[] = {"", "a", "r/some-slug/", "content/guides/intro.md",
+			       "x%sy", "\xc3\xa9t\xc3\xa9"};
+	for (size_t i = 0; i < sizeof words / sizeof *words; i++) {
+		const char *w = words[i];
+		SAME("%s", w);
+		SAME("%sindex.html", w);
+		SAME("content/%s", w);
+		SAME("%s/", w);
+		SAME("[%s]", w);
+		for (size_t k = 0; k < sizeof words / sizeof *words; k++) {
+			SAME("%s/%s", w, words[k]);
+			SAME("%s%s", words[k], w);
+		}
+	}
+	SAME("no conversion at all");
+	SAME("%s", "");
+	SAME("%s%s%s%s%s%s%s%s", "1", "22", "", "333", "4", "", "55555", "6");
+	SAME("%s-%s-%s-%s-%s-%s-%s-%s-%s", "1", "2", "3", "4", "5", "6", "7", "8", "nine");
+}
+
+static void test_other_formats(void **state)
+{
+	(void)state;
+	SAME("%%s");
+	SAME("100%% of %s", "it");
+	SAME("%s/%zu/", "resources/a", (size_t)12);
+	SAME("resources/%c/", 'q');
+	SAME("%.*s-doc%s", 3, "abcdef", ".md");
+	SAME("%d items in %s", -7, "a list");
+	SAME("%5s|", "ab");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_plain_formats),
+		cmocka_unit_test(test_other_formats),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
