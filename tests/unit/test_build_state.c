@@ -1,7 +1,7 @@
 /* test_build_state: the documents' pages (.ssg-docs) come back as saved,
  * field for field: paths with tabs, newlines and backslashes in them,
  * places before the body (-1: none) and lengths of any size; a file saved
- * under another frame is not read. */
+ * under another frame is not read; a damaged line is left out. */
 #include "testutil.h"
 
 #include <unistd.h>
@@ -59,10 +59,48 @@ static void test_doc_pages_round_trip(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
+/* A damaged line is left out, the others read: a digit that is not
+ * lower-case hex, a line cut short, a missing field. */
+static void test_doc_pages_damaged(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/ssg-state-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char file[64];
+	snprintf(file, sizeof file, "%s/" BUILD_DOCS_FILE, dir);
+	FILE *f = fopen(file, "w");
+	assert_non_null(f);
+	const char *good = "0123456789abcdef0123456789abcdef";
+	fprintf(f, "ssg-docs 1 %s\n", FRAME);
+	fprintf(f, "%s 5 6 good.md\tgood/index.html\n", good);
+	fprintf(f, "0123456789ABCDEF0123456789abcdef 5 6 upper.md\tu/index.html\n");
+	fprintf(f, "0123456789abcdeg0123456789abcdef 5 6 g.md\tg/index.html\n");
+	fprintf(f, "0123456789abcdef0123\n");
+	fprintf(f, "%s 5 short.md\n", good);
+	fprintf(f, "%s -1 0 last.md\tlast/index.html\n", good);
+	fclose(f);
+	struct doc_pages q = {0};
+	assert_int_equal(doc_pages_load(&q, dir, FRAME), 0);
+	assert_int_equal(q.n, 2);
+	const struct doc_page_rec *r = doc_pages_find(&q, "good.md");
+	assert_non_null(r);
+	assert_true(r->digest[0] == 0x0123456789abcdefULL && r->digest[1] == 0x0123456789abcdefULL);
+	assert_int_equal(r->at, 5);
+	r = doc_pages_find(&q, "last.md");
+	assert_non_null(r);
+	assert_int_equal(r->at, -1);
+	assert_null(doc_pages_find(&q, "upper.md"));
+	assert_null(doc_pages_find(&q, "g.md"));
+	doc_pages_free(&q);
+	unlink(file);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_doc_pages_round_trip),
+		cmocka_unit_test(test_doc_pages_damaged),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
