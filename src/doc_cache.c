@@ -744,7 +744,7 @@ static char *get_str(struct reader *r)
 
 /* One of the strings of d's block (see get_doc), with its NUL: where it lies
  * in the file, or copied into the block. */
-static char *get_doc_str(struct reader *r, struct doc *d)
+static inline __attribute__((always_inline)) char *get_doc_str(struct reader *r, struct doc *d)
 {
 	uint32_t n = get_u32(r);
 	if (n == NONE || r->bad)

@@ -50,20 +50,26 @@ char *slug_url(const char *text, size_t maxlen)
 	size_t most = maxlen && maxlen < len ? maxlen : len;
 	char *out = xmalloc((most > 4 ? most : 4) + 1);
 	size_t n = 0;
-	bool dash = false;
-	for (const unsigned char *s = (const unsigned char *)text; *s; s++) {
-		unsigned char c = slug_byte[*s];
-		if (!c) {
-			dash = true;
-			continue;
-		}
-		bool sep = dash && n;
-		if (n + sep + 1 > most)
+	const unsigned char *s = (const unsigned char *)text;
+	for (;;) {
+		/* the separators (a dash for them all, between two words) */
+		while (*s && !slug_byte[*s])
+			s++;
+		if (!*s)
 			break;
-		if (sep)
+		if (n) {
+			if (n + 2 > most)
+				break;
 			out[n++] = '-';
-		dash = false;
-		out[n++] = (char)c;
+		}
+		/* a word, a byte at a time while there is room */
+		unsigned char c;
+		while ((c = slug_byte[*s]) && n < most) {
+			out[n++] = (char)c;
+			s++;
+		}
+		if (c)
+			break; /* no room for the rest */
 	}
 	if (!n) {
 		memcpy(out, "item", 5);

@@ -213,6 +213,47 @@ static void test_slugs(void **state)
 		assert_string_equal(s, edges[i].slug);
 		free(s);
 	}
+	/* against the rule written plainly, byte by byte: ASCII letters and
+	 * digits kept (lower-cased), a dash for each run of anything else
+	 * between two of them, the slug cut before a dash or letter that would
+	 * pass the limit; over random texts of all sorts of bytes and limits */
+	unsigned seed = 12345;
+	for (int round = 0; round < 20000; round++) {
+		char text[40];
+		size_t len = (seed = seed * 1103515245u + 12345u) >> 16 & 31;
+		for (size_t i = 0; i < len; i++) {
+			seed = seed * 1103515245u + 12345u;
+			static const char pick[] = "aZ9-/ .\x80\xff_";
+			text[i] = (seed >> 16) & 1 ? pick[(seed >> 17) % (sizeof pick - 1)]
+						   : (char)(seed >> 20);
+			if (!text[i])
+				text[i] = 'q';
+		}
+		text[len] = '\0';
+		size_t max = (seed >> 24) % 12;
+		char want[40];
+		size_t n = 0;
+		bool dash = false;
+		for (const unsigned char *t = (const unsigned char *)text; *t; t++) {
+			unsigned char c = *t;
+			bool keep = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') ||
+				    (c >= 'A' && c <= 'Z');
+			if (!keep) {
+				dash = n > 0;
+				continue;
+			}
+			if (max && n + dash + 1 > max)
+				break;
+			if (dash)
+				want[n++] = '-';
+			dash = false;
+			want[n++] = (char)(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+		}
+		want[n] = '\0';
+		s = slug_url(text, max);
+		assert_string_equal(s, n ? want : "item");
+		free(s);
+	}
 	char long_url[301];
 	for (size_t i = 0; i < 300; i++)
 		long_url[i] = i % 7 == 6 ? '/' : (char)('a' + i % 26);
