@@ -582,8 +582,8 @@ int page_digests_forget_some(const char *outdir, const char *const *paths, size_
 
 /* ---- the data files' records ------------------------------------------------ */
 
-#define JSON_MAGIC "ssg-json 2\n"
-#define JSON_HEAD 4 /* words before each file's records: its digest (2), its size, n */
+#define JSON_MAGIC "ssg-json 3\n"
+#define JSON_HEAD 4 /* words before each file's records: its sum (2, render.h), its size, n */
 
 static const char *const kept_files[NDATA_KEPT] = {"resources.json", "search-index.json"};
 
@@ -592,11 +592,14 @@ static const char *const kept_files[NDATA_KEPT] = {"resources.json", "search-ind
 /* <site>/.ssg-cache/data-seen: "ssg-data-seen 1 <local key>\n", then a line
  * per kept data file of each output folder: its real path, the file's name,
  * and the file as the build that made .ssg-json left it: device, inode,
- * size, mtime and ctime in nanoseconds, and the digest .ssg-json gives it.
- * A file seen so again is that file (files.bin knows content by its stat the
- * same way: a write changes the ctime, which nothing sets back), so the next
- * build need not digest its 55 MB. Kept out of the site: two builds' sites
- * stay byte for byte the same. */
+ * size, mtime and ctime in nanoseconds, and the sum .ssg-json gives it (the
+ * digest of its records' keys and places and its size: render.h). A file
+ * seen so again is that file (files.bin knows content by its stat the same
+ * way: a write changes the ctime, which nothing sets back), whose records
+ * lie where .ssg-json says: the build that noted them wrote both, and a later
+ * build that kept the file kept its bytes. Any other file's records are made
+ * again. Kept out of the site: two builds' sites stay byte for byte the
+ * same. */
 #define SEEN_DIR ".ssg-cache"
 #define SEEN_NAME "data-seen"
 #define SEEN_MAGIC "ssg-data-seen 1 "
@@ -699,17 +702,14 @@ static void verify_section(struct section_load *L)
 	r->bytes = map;
 	r->nbytes = (size_t)st.st_size;
 	/* the bytes the records point into, not a file changed since: the
-	 * very file the last build left, or digested */
+	 * very file the build that noted them left (a file copied, moved or
+	 * written since is another: its records are made again, once) */
 	unsigned long long now[PATH_FILE_ID_WORDS];
 	path_file_id(&st, now);
 	if (!L->seen.id[1] || memcmp(L->seen.id, now, sizeof now) ||
 	    L->seen.sum[0] != L->head[0] || L->seen.sum[1] != L->head[1]) {
-		unsigned long long sum[2];
-		digest_pieces_bytes(r->bytes, r->nbytes, sum); /* as render.c made it */
-		if (sum[0] != L->head[0] || sum[1] != L->head[1]) {
-			json_records_free(r);
-			return;
-		}
+		json_records_free(r);
+		return;
 	}
 	r->n = L->head[3];
 	r->v = xmalloc((r->n + 1) * sizeof *r->v);
@@ -795,7 +795,8 @@ static void seen_save(const struct json_reuse made[NDATA_KEPT], const char *outd
 	}
 	int dfd = path_open_subdir(source_dir, SEEN_DIR, true);
 	if (dfd >= 0) {
-		path_replace_at(dfd, SEEN_NAME, b.p, b.n); /* a cache: unwritten, files are digested */
+		/* a cache: unwritten, the next build makes the records again */
+		path_replace_at(dfd, SEEN_NAME, b.p, b.n);
 		close(dfd);
 	}
 	buf_free(&old);

@@ -110,7 +110,7 @@ struct json_records {
 };
 /* Each empty (0) when the file or its records are missing, damaged or not of
  * the file in place: the very file the last build left, as source_dir's
- * .ssg-cache/data-seen knows it by its stat, or else digested. */
+ * .ssg-cache/data-seen knows it by its stat. */
 void json_records_load(struct json_records r[NDATA_KEPT], const char *outdir,
 		       const char *source_dir);
 /* made: each file's account of itself as rendered (size[i] bytes long, of

@@ -278,7 +278,6 @@ struct data_file {
 	size_t nw;
 	const size_t *first;         /* writer i holds records first[i] to first[i + 1] */
 	size_t bytes;                /* handed to the sink so far */
-	struct digest_pieces digest; /* of them */
 	pthread_mutex_t lock;        /* a writer done before those ahead of it waits */
 	bool *done;
 	size_t next;                 /* the writer handed over next */
@@ -299,15 +298,28 @@ static void data_file_begin(struct data_file *f, const struct data_sink *sink,
 		f->w[i].nold = ru ? ru->nbytes : 0;
 	}
 	f->done = xcalloc(n + 1, sizeof *f->done);
-	digest_pieces_start(&f->digest);
 	pthread_mutex_init(&f->lock, NULL);
 }
 
-/* The file's size; reuse's sum is its digest. */
+/* The file's size; reuse's sum is the digest of its records (their keys and
+ * places) and its size (render.h). */
 static size_t data_file_end(struct data_file *f)
 {
-	if (f->reuse)
-		digest_pieces_end(&f->digest, f->reuse->sum);
+	if (f->reuse) {
+		struct digest d;
+		digest_start(&d);
+		digest_word(&d, f->bytes);
+		size_t n = f->first[f->nw];
+		digest_word(&d, n);
+		for (size_t k = 0; k < n; k++) {
+			const struct json_record *r = &f->reuse->now[k];
+			digest_word(&d, r->key[0]);
+			digest_word(&d, r->key[1]);
+			digest_word(&d, r->at);
+			digest_word(&d, r->len);
+		}
+		digest_end(&d, f->reuse->sum);
+	}
 	for (size_t i = 0; i < f->nw; i++) {
 		buf_free(&f->w[i].buf);
 		free(f->w[i].v);
@@ -326,7 +338,6 @@ static void dw_emit(struct data_file *f, struct data_writer *w)
 	for (size_t i = 0; i < w->n; i++) {
 		const char *p = (w->v[i].kept ? w->old : w->buf.p) + w->v[i].at;
 		f->bytes += w->v[i].len;
-		digest_pieces_feed(&f->digest, p, w->v[i].len);
 		f->sink->put(f->sink->ctx, p, w->v[i].len);
 	}
 	w->n = 0;

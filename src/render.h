@@ -49,7 +49,10 @@ struct json_reuse {
 	struct json_record *now;          /* per record, filled: where it went */
 	bool check;                       /* render every record, count the reused that differ */
 	size_t reused, differ;            /* counted after the call */
-	unsigned long long sum[2];        /* after the call: the digest of the whole file */
+	unsigned long long sum[2];        /* after the call: the digest of its records (their
+					   * keys and places) and its size, which ties the
+					   * file as the build left it (build_state.h's
+					   * data-seen) to the records' places (.ssg-json) */
 };
 
 /* Where a data file's bytes go, in order, as they are made. */

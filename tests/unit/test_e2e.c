@@ -479,6 +479,30 @@ static void test_data_files_streamed(void **state)
 	assert_int_equal(build_site(dir, o3, 1, false), 0);
 	compare_sites(o2, o3, "");
 	compare_sites(o3, o2, "");
+	/* resources.json replaced by a copy of itself (the same bytes, another
+	 * file): its records are not taken from it, the search index's are,
+	 * and the site is the one a clean build makes */
+	char in_place[400], copy[400], o4[300];
+	snprintf(in_place, sizeof in_place, "%s/resources.json", o2);
+	snprintf(copy, sizeof copy, "%s/resources.copy", dir);
+	size_t nbytes = 0;
+	char *bytes = test_read_file(in_place, &nbytes);
+	assert_non_null(bytes);
+	FILE *f = fopen(copy, "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite(bytes, 1, nbytes, f), nbytes);
+	fclose(f);
+	free(bytes);
+	assert_int_equal(rename(copy, in_place), 0);
+	write_big_doc(dir, 9, "- [Yet another](https://example.org/yet) one\n");
+	assert_int_equal(site_build(&bo, &d, &st), 0);
+	diags_free(&d);
+	assert_int_equal(st.records_kept[0], 0);
+	assert_true(st.records_kept[1] > 0);
+	snprintf(o4, sizeof o4, "%s/out4", dir);
+	assert_int_equal(build_site(dir, o4, 1, false), 0);
+	compare_sites(o2, o4, "");
+	compare_sites(o4, o2, "");
 	char cmd[300];
 	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
 	assert_int_equal(system(cmd), 0);

@@ -1,11 +1,9 @@
-/* test_output_stream: a file written as its bytes come. The digest of pieces
- * equals the digest of their bytes in one go, however they are cut. The
- * stream writes exactly the bytes it is given; the next build that gives the
+/* test_output_stream: a file written as its bytes come. The stream writes
+ * exactly the bytes it is given; the next build that gives the
  * same bytes, cut elsewhere, keeps the file in place; one that differs
  * anywhere (a byte, shorter, longer) writes it anew, whole. */
 #include "testutil.h"
 
-#include "digest.h"
 #include "output.h"
 #include "path.h"
 
@@ -17,63 +15,6 @@ static unsigned next_rand(void)
 {
 	seed = seed * 1103515245u + 12345u;
 	return seed >> 16;
-}
-
-static void test_digest_any_cut(void **state)
-{
-	(void)state;
-	char text[300]; /* (blocks of 32 bytes: pieces across several) */
-	for (size_t i = 0; i < sizeof text; i++)
-		text[i] = (char)next_rand();
-	for (size_t n = 0; n <= sizeof text; n += 7) {
-		unsigned long long whole[2], cut[2];
-		digest_pieces_bytes(text, n, whole);
-		for (size_t max = 1; max < 20; max++) {
-			struct digest_pieces g;
-			digest_pieces_start(&g);
-			for (size_t at = 0; at < n;) {
-				size_t len = next_rand() % (max + 1); /* empty pieces too */
-				if (len > n - at)
-					len = n - at;
-				/* a copy of its own, so that a piece never reads past itself */
-				char *piece = malloc(len + 1);
-				memcpy(piece, text + at, len);
-				digest_pieces_feed(&g, piece, len);
-				free(piece);
-				at += len;
-			}
-			digest_pieces_end(&g, cut);
-			assert_memory_equal(cut, whole, sizeof whole);
-		}
-		/* one byte changed: another digest */
-		if (n) {
-			text[n / 2] ^= 1;
-			struct digest_pieces g;
-			digest_pieces_start(&g);
-			digest_pieces_feed(&g, text, n / 3);
-			digest_pieces_feed(&g, text + n / 3, n - n / 3);
-			digest_pieces_end(&g, cut);
-			text[n / 2] ^= 1;
-			assert_memory_not_equal(cut, whole, sizeof whole);
-		}
-	}
-	/* the words of a block swapped (each goes to a lane of its own), or a
-	 * zero byte more: other digests */
-	unsigned long long one[2], other[2];
-	char words[64] = {0};
-	memcpy(words, "first 8 second 8third 8.fourth 8", 32);
-	digest_pieces_bytes(words, 32, one);
-	char swapped[32];
-	memcpy(swapped, words + 8, 8);
-	memcpy(swapped + 8, words, 8);
-	memcpy(swapped + 16, words + 16, 16);
-	digest_pieces_bytes(swapped, 32, other);
-	assert_memory_not_equal(one, other, sizeof one);
-	digest_pieces_bytes(words, 33, other);
-	assert_memory_not_equal(one, other, sizeof one);
-	digest_pieces_bytes(words, 64, one);
-	digest_pieces_bytes(words, 63, other);
-	assert_memory_not_equal(one, other, sizeof one);
 }
 
 struct built {
@@ -190,7 +131,6 @@ static void test_unsafe_path(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_digest_any_cut),
 		cmocka_unit_test(test_written_and_kept),
 		cmocka_unit_test(test_unsafe_path),
 	};
