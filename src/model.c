@@ -459,7 +459,6 @@ void model_free(struct site *s)
 			free(r->spellings[j]);
 		free(r->spellings);
 		free(r->topics);
-		free(r->index_page);
 		free(r->link_status);
 	}
 	free(s->res);

@@ -41,7 +41,8 @@ struct resource {
 	int *topics;       /* indices into site.topics */
 	size_t ntopics;
 	bool has_page;     /* a page of its own (resource_pages.min_citations) */
-	char *index_page;  /* the resource index page listing it ("resources/a/") */
+	const char *index_page; /* the resource index page listing it ("resources/a/"):
+				 * its chunk's dir (site.chunks), not its own */
 	char *link_status; /* last known link health ("ok", "broken since ..."),
 			    * from ssg check --links' cache; NULL when unknown */
 	const char *link_result; /* "ok", "moved", "broken", ...; NULL when unknown */

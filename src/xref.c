@@ -387,17 +387,6 @@ char xref_letter(const char *title)
 	return '#';
 }
 
-static int cmp_listing(const void *a, const void *b, void *ctx)
-{
-	const struct site *s = ctx;
-	const struct resource *x = &s->res[*(const size_t *)a], *y = &s->res[*(const size_t *)b];
-	/* kinds in site.yml order, resources of no kind last */
-	int kx = x->kind < 0 ? 1 << 20 : x->kind, ky = y->kind < 0 ? 1 << 20 : y->kind;
-	if (kx != ky)
-		return kx < ky ? -1 : 1;
-	return x->title_rank < y->title_rank ? -1 : x->title_rank > y->title_rank;
-}
-
 static void add_chunk(struct site *s, size_t *cap, char letter, size_t start, size_t n,
 		      size_t part, bool single)
 {
@@ -417,14 +406,28 @@ static void add_chunk(struct site *s, size_t *cap, char letter, size_t start, si
 }
 
 /* A topic's listing, by kind then title: topics in parallel. */
+/* A topic's listing: its resources by kind (in site.yml's order, those of no
+ * kind last), each kind's by title. They are in title order already
+ * (fill_topics): they are only grouped by kind, in one pass, not sorted. */
 static void list_topic(void *ctx, size_t t)
 {
 	struct site *s = ctx;
 	size_t per = (size_t)s->cfg.per_page;
 	struct topic *tp = &s->topics[t];
+	size_t nk = s->cfg.nkinds + 1; /* the last: no kind */
+	size_t *at = xcalloc(nk + 1, sizeof *at);
+	for (size_t i = 0; i < tp->nresources; i++) {
+		int k = s->res[tp->resources[i]].kind;
+		at[(k < 0 ? nk - 1 : (size_t)k) + 1]++;
+	}
+	for (size_t k = 1; k <= nk; k++)
+		at[k] += at[k - 1];
 	tp->listing = xcalloc(tp->nresources + 1, sizeof *tp->listing);
-	memcpy(tp->listing, tp->resources, tp->nresources * sizeof *tp->listing);
-	qsort_r(tp->listing, tp->nresources, sizeof *tp->listing, cmp_listing, s);
+	for (size_t i = 0; i < tp->nresources; i++) {
+		int k = s->res[tp->resources[i]].kind;
+		tp->listing[at[k < 0 ? nk - 1 : (size_t)k]++] = tp->resources[i];
+	}
+	free(at);
 	tp->npages = tp->nresources ? (tp->nresources + per - 1) / per : 1;
 }
 
@@ -474,5 +477,5 @@ void xref_paginate(struct site *s)
 	for (size_t c = 0; c < s->nchunks; c++)
 		for (size_t k = 0; k < s->chunks[c].n; k++)
 			s->res[s->index_order[s->chunks[c].start + k]].index_page =
-				xstrdup(s->chunks[c].dir);
+				s->chunks[c].dir;
 }

@@ -2,10 +2,10 @@
 # Pages kept by their inputs (src/page_inputs.h), the records of
 # resources.json and of the search index kept from the files in place and resources' names and classes kept from the
 # last build (src/res_memo.h) are what a clean build makes. After each kind
-# of edit: an incremental build under SSG_CHECK_INPUTS=1 (which makes every
-# kept page's view, record, names and classes anyway and fails when one
-# differs from what its inputs stand for), then the same output as a clean
-# build, and a plain incremental build that keeps some of each.
+# of edit: a plain incremental build that keeps some of each; the same edit
+# under SSG_CHECK_INPUTS=1 (which makes every kept page's view, names and
+# classes anyway and fails when one differs from what its inputs stand
+# for), on a copy of the site; both the same output as a clean build.
 set -eu
 d=$(mktemp -d)
 trap 'rm -rf "$d"' EXIT
@@ -16,22 +16,28 @@ printf '\npages: { per_page: 10 }\n' >> "$d/site.yml"
 n=0
 step() {
 	n=$((n + 1))
-	cp -r "$d/out" "$d/plain"
-	# the caches as the last build left them, for the plain build (the
-	# checked and the clean one bring them up to this edit)
-	rm -rf "$d/cache-before"
+	# the site and the caches before this edit, for the checked build (a
+	# copy: its data files are not the very ones the last build left, so
+	# their records are made again there; the plain build keeps them)
+	rm -rf "$d/checked" "$d/cache-before" "$d/cache-after"
+	cp -r "$d/out" "$d/checked"
 	cp -r "$d/.ssg-cache" "$d/cache-before"
-	SSG_CHECK_INPUTS=1 "$SSG" build -q -s "$d" -o "$d/out" 2>"$d/err" ||
-		{ echo "step $n ($1): the checked build failed:"; grep -v warning "$d/err" | head; exit 1; }
+	# the plain build, in place: pages kept by their inputs
+	"$SSG" build -s "$d" -o "$d/out" --timings 2>"$d/err" >/dev/null
+	# the checked one and the clean one from the caches as they were; then
+	# the caches as the plain build left them, for the next edit
+	mv "$d/.ssg-cache" "$d/cache-after"
+	mv "$d/cache-before" "$d/.ssg-cache"
+	SSG_CHECK_INPUTS=1 "$SSG" build -q -s "$d" -o "$d/checked" 2>"$d/err2" ||
+		{ echo "step $n ($1): the checked build failed:"; grep -v warning "$d/err2" | head; exit 1; }
 	rm -rf "$d/clean"
 	"$SSG" build -q --force -s "$d" -o "$d/clean" 2>/dev/null
-	diff -r -q -x '.ssg-*' "$d/out" "$d/clean" >"$d/diff" ||
-		{ echo "step $n ($1): the incremental output is not the clean one:"; head "$d/diff"; exit 1; }
-	# the same edit without the check: pages are kept by their inputs
-	rm -rf "$d/out" "$d/.ssg-cache"
-	mv "$d/plain" "$d/out"
-	mv "$d/cache-before" "$d/.ssg-cache"
-	"$SSG" build -s "$d" -o "$d/out" --timings 2>"$d/err" >/dev/null
+	rm -rf "$d/.ssg-cache"
+	mv "$d/cache-after" "$d/.ssg-cache"
+	for built in checked out; do
+		diff -r -q -x '.ssg-*' "$d/$built" "$d/clean" >"$d/diff" ||
+			{ echo "step $n ($1): the $built incremental output is not the clean one:"; head "$d/diff"; exit 1; }
+	done
 	kept=$(sed -n 's/.*(\([0-9]*\) pages, [0-9]* resources.json records and .*/\1/p' "$d/err")
 	records=$(sed -n 's/.* pages, \([0-9]*\) resources.json records and .*/\1/p' "$d/err")
 	indexed=$(sed -n 's/.* resources.json records and \([0-9]*\) search index records kept.*/\1/p' "$d/err")
@@ -57,8 +63,6 @@ PY
 	[ "${3:-}" != some ] || { [ "${related:-0}" -gt 0 ] && [ "$related" -lt "$docs" ]; } ||
 		{ echo "step $n ($1): $related of $docs documents' related documents kept, expected some"; exit 1; }
 	[ "${kept:-0}" -ge "$2" ] || { echo "step $n ($1): $kept pages kept by their inputs, expected $2 or more"; exit 1; }
-	diff -r -q -x '.ssg-*' "$d/out" "$d/clean" >"$d/diff" ||
-		{ echo "step $n ($1): the incremental output is not the clean one:"; head "$d/diff"; exit 1; }
 }
 md=$d/content/external-references.md
 # an entry's description
