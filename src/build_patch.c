@@ -253,15 +253,17 @@ static bool put_pages(struct patch_job *j)
 
 int build_patch(const struct build_opts *o, const char *outdir,
 		const struct file_digests *digests, const char fp[33], const char frame[33],
-		struct diags *d, struct build_stats *st)
+		struct diags *d, struct build_stats *st, struct doc_pages *left)
 {
 	struct patch_job j = {.src = o->source ? o->source : ".", .outdir = outdir,
 			      .digests = digests, .may_preview = o->previewed != NULL};
 	struct diags last = DIAGS_INIT;
 	struct build_stats was;
-	bool ok = !o->force && digests && doc_pages_load(&j.recs, outdir, frame) == 0 &&
-		  build_state_read(outdir, &last, &was) == 0 && find_edits(&j);
-	ok = ok && make_pages(&j) && put_pages(&j);
+	memset(left, 0, sizeof *left);
+	bool read = !o->force && digests && doc_pages_load(&j.recs, outdir, frame) == 0;
+	bool made = read && build_state_read(outdir, &last, &was) == 0 && find_edits(&j) &&
+		    make_pages(&j);
+	bool ok = made && put_pages(&j);
 	bool previewed = ok && j.previewed;
 	if (ok && !previewed) {
 		was.unchanged = was.files - j.n;
@@ -281,6 +283,12 @@ int build_patch(const struct build_opts *o, const char *outdir,
 		buf_free(&j.entries[i]);
 	free(j.entries);
 	free(j.all);
+	/* a build in full follows: the pages' records as read, when nothing
+	 * was put in the site (put_pages appends to them) */
+	if (read && !made) {
+		*left = j.recs;
+		memset(&j.recs, 0, sizeof j.recs);
+	}
 	doc_pages_free(&j.recs);
 	for (size_t k = 0; k < j.s.ndocs; k++)
 		doc_free(&j.s.docs[k]);

@@ -30,6 +30,7 @@
 #ifndef SSG_BUILD_PATCH_H
 #define SSG_BUILD_PATCH_H
 
+#include "build_state.h"
 #include "diag.h"
 #include "fingerprint.h"
 #include "site.h"
@@ -48,9 +49,11 @@
  * digests). 0 when done (the last build's diagnostics in d, its counts in st);
  * 1 when pages were previewed (the site must now be built in full; d and st
  * untouched); -1 when the build must be made in full (outdir then still
- * holds a whole site, and d and st are untouched). */
+ * holds a whole site, and d and st are untouched; left then holds the site in
+ * place's documents' pages when they were read, for the build not to read
+ * them again, else nothing). */
 int build_patch(const struct build_opts *o, const char *outdir,
 		const struct file_digests *digests, const char fp[33], const char frame[33],
-		struct diags *d, struct build_stats *st);
+		struct diags *d, struct build_stats *st, struct doc_pages *left);
 
 #endif

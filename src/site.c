@@ -731,8 +731,9 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 	}
 	/* only documents' prose changed: their pages are patched (or previewed,
 	 * and built in full at once) */
+	struct doc_pages patch_read = {0}; /* what a patch read of the site in place */
 	int patched = !after && !o->force && ours
-			      ? build_patch(o, outdir, &digests, fp, frame, d, st)
+			      ? build_patch(o, outdir, &digests, fp, frame, d, st, &patch_read)
 			      : -1;
 	if (patched == 0) {
 		output_tidy(outdir);
@@ -759,9 +760,12 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 	/* the site in place's records, pages and items: a large site's loaded
 	 * meanwhile, a small one's before rendering (site_before.h) */
 	struct site_before was = {.o = o, .outdir = outdir, .source_dir = src, .out = &out,
-				  .jobs = pool_threads(o->jobs)};
+				  .jobs = pool_threads(o->jobs), .docs = patch_read,
+				  .docs_read = patch_read.n > 0};
 	if (begun)
 		site_before_start(&was);
+	else
+		doc_pages_free(&was.docs);
 	st->check_ms = clock_ms() - t0;
 	int rc = site_load(&s, &with_digests, d);
 	double loaded = clock_ms();

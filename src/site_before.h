@@ -25,13 +25,15 @@ struct site_before {
 	struct json_records data[NDATA_KEPT];
 	struct page_digests pages;
 	struct doc_pages docs;
+	bool docs_read;           /* docs given (read by build_patch): not loaded again */
 	struct page_items items;
 	pthread_t loader;
 	bool loading;             /* loader runs, not joined yet */
 	bool pending;             /* not loaded yet: site_before_wait loads it */
 };
 
-/* Begin: b's o, outdir, source_dir, out (begun) and jobs set, the rest zero. */
+/* Begin: b's o, outdir, source_dir, out (begun) and jobs set, the rest zero
+ * (but docs, when docs_read). */
 void site_before_start(struct site_before *b);
 /* All of it loaded (by the loader, or now). */
 void site_before_wait(struct site_before *b);
