@@ -5,21 +5,6 @@
 
 #include <stdlib.h>
 
-#define NONE 0xFFFFFFFFFFFFFFFFULL
-
-/* Each field with its length or a marker first: no two citations feed the
- * same words. */
-static void put_str(struct digest *d, const char *s)
-{
-	if (!s) {
-		digest_word(d, NONE);
-		return;
-	}
-	size_t n = strlen(s);
-	digest_word(d, n);
-	digest_feed(d, s, n);
-}
-
 /* Each section with the ones around it, innermost first: its place, level,
  * id and text, then its parent's such digest (a parent comes before its
  * children: made in order). Digested once per section, not per citation. */
@@ -30,13 +15,13 @@ static void section_keys(const struct doc *doc, unsigned long long (*keys)[2])
 		struct digest d;
 		digest_start(&d);
 		digest_word(&d, (uint64_t)(uint32_t)h << 32 | (uint32_t)hd->level);
-		put_str(&d, hd->id);
-		put_str(&d, hd->text);
+		digest_str(&d, hd->id);
+		digest_str(&d, hd->text);
 		if (hd->parent >= 0 && (size_t)hd->parent < h) {
 			digest_word(&d, keys[hd->parent][0]);
 			digest_word(&d, keys[hd->parent][1]);
 		} else
-			digest_word(&d, NONE);
+			digest_word(&d, DIGEST_NONE);
 		digest_end(&d, keys[h]);
 	}
 }
@@ -46,11 +31,11 @@ static void cite_key(const struct doc *doc, const unsigned long long (*sections)
 {
 	struct digest d;
 	digest_start(&d);
-	put_str(&d, c->url);
-	put_str(&d, c->canonical);
-	put_str(&d, c->text);
-	put_str(&d, c->title);
-	put_str(&d, c->desc);
+	digest_str(&d, c->url);
+	digest_str(&d, c->canonical);
+	digest_str(&d, c->text);
+	digest_str(&d, c->title);
+	digest_str(&d, c->desc);
 	digest_word(&d, (uint64_t)(uint32_t)c->line << 32 | (uint32_t)c->col);
 	digest_word(&d, (uint64_t)(uint32_t)c->entry << 2 | (uint64_t)c->listing << 1 | c->bare);
 	/* its section and the ones around it */
@@ -58,7 +43,7 @@ static void cite_key(const struct doc *doc, const unsigned long long (*sections)
 		digest_word(&d, sections[c->heading][0]);
 		digest_word(&d, sections[c->heading][1]);
 	} else
-		digest_word(&d, NONE);
+		digest_word(&d, DIGEST_NONE);
 	digest_end(&d, c->key);
 }
 

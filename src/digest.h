@@ -57,6 +57,22 @@ static inline void digest_feed(struct digest *s, const void *data, size_t n)
 	}
 }
 
+/* The word that stands for no value (a NULL string, no section). */
+#define DIGEST_NONE 0xFFFFFFFFFFFFFFFFULL
+
+/* A string with its length first, or DIGEST_NONE for none: no two records of
+ * fields fed one after another feed the same words. */
+static inline void digest_str(struct digest *s, const char *str)
+{
+	if (!str) {
+		digest_word(s, DIGEST_NONE);
+		return;
+	}
+	size_t n = strlen(str);
+	digest_word(s, n);
+	digest_feed(s, str, n);
+}
+
 static inline uint64_t digest_avalanche(uint64_t x)
 {
 	x ^= x >> 33;

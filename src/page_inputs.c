@@ -8,22 +8,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define NONE 0xFFFFFFFFFFFFFFFFULL
+#define NONE DIGEST_NONE
 
-/* Each field with its length or a marker first: no two records feed the
- * same words. */
+/* Each field with its length or a marker first (digest_str): no two records
+ * feed the same words. */
 static void put_word(struct digest *d, unsigned long long w) { digest_word(d, w); }
 
-static void put_str(struct digest *d, const char *s)
-{
-	if (!s) {
-		digest_word(d, NONE);
-		return;
-	}
-	size_t n = strlen(s);
-	digest_word(d, n);
-	digest_feed(d, s, n);
-}
+static void put_str(struct digest *d, const char *s) { digest_str(d, s); }
 
 static void put_pair(struct digest *d, const unsigned long long p[2])
 {
