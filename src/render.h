@@ -66,7 +66,8 @@ struct data_sink {
  * must stay mapped until the file is written). Each writer's pieces go to
  * the sink as soon as the writers before it are done, and its buffer is
  * then freed: 55 MB of resources.json at 10,000 documents is never whole in
- * memory. Both return the file's size; reuse's sum gets its digest.
+ * memory. Both return the file's size; reuse's sum gets the digest of its
+ * records and size (above).
  *
  * reuse: NULL to render every record. */
 size_t render_resources_json(const struct site *s, const struct data_sink *sink,
