@@ -83,22 +83,24 @@ bool path_is_safe_rel(const char *rel)
 {
 	if (!rel || !*rel || rel[0] == '/')
 		return false;
-	const char *p = rel;
-	while (*p) {
-		const char *e = strchr(p, '/');
-		size_t n = e ? (size_t)(e - p) : strlen(p);
-		if (n == 0 || (n == 1 && p[0] == '.') || (n == 2 && p[0] == '.' && p[1] == '.'))
-			return false;
-		for (size_t i = 0; i < n; i++)
-			if ((unsigned char)p[i] < 0x20 || p[i] == '\\' || p[i] == 0x7f)
+	/* one pass: each byte looked at once (every page written asks: 28,000
+	 * paths a build at 10,000 documents) */
+	const unsigned char *start = (const unsigned char *)rel;
+	for (const unsigned char *p = start;; p++) {
+		unsigned char c = *p;
+		if (c == '/' || !c) {
+			/* a name ends: not empty, ".", or ".." (a trailing '/' leaves
+			 * an empty one) */
+			size_t n = (size_t)(p - start);
+			if (n == 0 || (n == 1 && start[0] == '.') ||
+			    (n == 2 && start[0] == '.' && start[1] == '.'))
 				return false;
-		if (!e)
-			break;
-		p = e + 1;
-		if (!*p)
+			if (!c)
+				return true;
+			start = p + 1;
+		} else if (c < 0x20 || c == '\\' || c == 0x7f)
 			return false;
 	}
-	return true;
 }
 
 char *path_join(const char *a, const char *b)

@@ -273,6 +273,35 @@ static void test_safe_paths(void **state)
 				    "a\\b", "a/", "a/\x01"};
 	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
 		assert_false(path_is_safe_rel(bad[i]));
+	static const char *good[] = {"a", "..a", "a..", ".x/y", "a/.../b", "r/caf\xc3\xa9/index.html"};
+	for (size_t i = 0; i < sizeof good / sizeof *good; i++)
+		assert_true(path_is_safe_rel(good[i]));
+	/* against the rule written plainly, name by name, over random paths of
+	 * the bytes that matter */
+	unsigned seed = 99;
+	for (int round = 0; round < 20000; round++) {
+		static const char pick[] = "ab./\\\x01\x7f\xc3";
+		char path[16];
+		size_t len = (seed = seed * 1103515245u + 12345u) >> 16 & 15;
+		for (size_t i = 0; i < len; i++) {
+			seed = seed * 1103515245u + 12345u;
+			path[i] = pick[(seed >> 16) % (sizeof pick - 1)];
+		}
+		path[len] = '\0';
+		bool want = len > 0 && path[0] != '/';
+		for (const char *q = path; want;) {
+			const char *e = strchr(q, '/');
+			size_t n = e ? (size_t)(e - q) : strlen(q);
+			want = n && !(n == 1 && q[0] == '.') && !(n == 2 && q[0] == '.' && q[1] == '.');
+			for (size_t i = 0; want && i < n; i++)
+				want = (unsigned char)q[i] >= 0x20 && q[i] != '\\' && q[i] != 0x7f;
+			if (!e)
+				break;
+			q = e + 1;
+			want = want && *q;
+		}
+		assert_int_equal(path_is_safe_rel(path), want);
+	}
 	char *r = path_root_prefix("a/b/");
 	assert_string_equal(r, "../../");
 	free(r);
