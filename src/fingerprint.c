@@ -196,6 +196,7 @@ struct walk {
 	struct fingerprint_learned *learned; /* with unframed: documents come from it */
 	bool (*unframed)(const char *rel);
 	size_t nfolders; /* walked below the top */
+	int depth;       /* the deepest of them (1: a folder of the top one) */
 };
 
 /* A name a folder holds, with what readdir says it is. */
@@ -251,6 +252,8 @@ static void walk_dir(struct walk *w, const char *full, const char *rel, int dept
 			   (names[i].type == DT_UNKNOWN && lstat(cf, &st) == 0 && S_ISDIR(st.st_mode));
 		if (dir && depth < 64) {
 			w->nfolders++;
+			if (depth + 1 > w->depth)
+				w->depth = depth + 1;
 			walk_dir(w, cf, cr, depth + 1);
 			free(cf);
 			free(cr);
@@ -416,6 +419,7 @@ void fingerprint_tree_keep(struct buf *manifest, const char *root, const char *r
 		keep->digests = xrealloc(keep->digests, (keep->n + w.n + 1) * sizeof *keep->digests);
 		keep->whole_tree = keep->n == 0;
 		keep->nfolders = w.nfolders;
+		keep->depth = w.depth;
 		for (size_t i = 0; i < w.n; i++)
 			keep->whole_tree &= w.v[i].kind == 'f';
 	}

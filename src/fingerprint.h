@@ -38,6 +38,7 @@ struct file_digests {
 	 * need not be listed again (source_list_from_digests) */
 	bool whole_tree;
 	size_t nfolders;     /* the folders below the walked one */
+	int depth;           /* the deepest of them (1: a folder of the walked one) */
 };
 /* Digests known by the files' stat from the last run over the same folder
  * (<dir>/.ssg-cache/files.bin): a file whose stat (device, inode, size,

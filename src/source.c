@@ -170,7 +170,8 @@ bool source_list_from_digests(const struct file_digests *g, const char *prefix,
 			      struct source_list *out)
 {
 	size_t pl = strlen(prefix);
-	if (!g->whole_tree || g->n + g->nfolders > WALK_MAX_ENTRIES)
+	/* a folder deeper than discover goes is one it says it skips */
+	if (!g->whole_tree || g->n + g->nfolders > WALK_MAX_ENTRIES || g->depth > WALK_MAX_DEPTH)
 		return false;
 	for (size_t i = 0; i < g->n; i++) {
 		const char *p = g->paths[i];
