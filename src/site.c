@@ -760,8 +760,7 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 	/* the site in place's records, pages and items: a large site's loaded
 	 * meanwhile, a small one's before rendering (site_before.h) */
 	struct site_before was = {.o = o, .outdir = outdir, .source_dir = src, .out = &out,
-				  .jobs = pool_threads(o->jobs), .docs = patch_read,
-				  .docs_read = patch_read.n > 0};
+				  .jobs = pool_threads(o->jobs), .docs = patch_read};
 	if (begun)
 		site_before_start(&was);
 	else

@@ -20,7 +20,7 @@ static void load_part(void *ctx, size_t part)
 	build_render_env(b->o, 1, b->env);
 	if (!b->o->force) {
 		page_digests_load(&b->pages, b->outdir, b->env, b->out->note, b->out->nnote);
-		if (!b->docs_read)
+		if (!b->docs.n)
 			doc_pages_load(&b->docs, b->outdir, NULL);
 		page_items_load(&b->items, b->outdir, b->env);
 	}

@@ -24,8 +24,7 @@ struct site_before {
 	char env[33];             /* build_render_env */
 	struct json_records data[NDATA_KEPT];
 	struct page_digests pages;
-	struct doc_pages docs;
-	bool docs_read;           /* docs given (read by build_patch): not loaded again */
+	struct doc_pages docs;    /* given when build_patch read them: not loaded again */
 	struct page_items items;
 	pthread_t loader;
 	bool loading;             /* loader runs, not joined yet */
@@ -33,7 +32,7 @@ struct site_before {
 };
 
 /* Begin: b's o, outdir, source_dir, out (begun) and jobs set, the rest zero
- * (but docs, when docs_read). */
+ * (but docs, when already read). */
 void site_before_start(struct site_before *b);
 /* All of it loaded (by the loader, or now). */
 void site_before_wait(struct site_before *b);

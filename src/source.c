@@ -173,16 +173,9 @@ bool source_list_from_digests(const struct file_digests *g, const char *prefix,
 	/* a folder deeper than discover goes is one it says it skips */
 	if (!g->whole_tree || g->n + g->nfolders > WALK_MAX_ENTRIES || g->depth > WALK_MAX_DEPTH)
 		return false;
-	for (size_t i = 0; i < g->n; i++) {
-		const char *p = g->paths[i];
-		int depth = 0;
-		if (strncmp(p, prefix, pl) || !p[pl])
+	for (size_t i = 0; i < g->n; i++)
+		if (strncmp(g->paths[i], prefix, pl) || !g->paths[i][pl])
 			return false;
-		for (const char *c = p + pl; *c; c++)
-			depth += *c == '/';
-		if (depth > WALK_MAX_DEPTH)
-			return false; /* source_discover skips it, and says so */
-	}
 	struct source_list l = {0};
 	bool sorted = true;
 	for (size_t i = 0; i < g->n; i++) {

@@ -69,6 +69,8 @@ static char *plain_format(const char *fmt, va_list ap)
 	}
 	for (size_t i = 0; i < nargs; i++) {
 		arg[i] = va_arg(ap, const char *);
+		if (!arg[i])
+			arg[i] = "(null)"; /* as glibc's printf has it */
 		len[i] = strlen(arg[i]);
 		total += len[i];
 	}

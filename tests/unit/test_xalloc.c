@@ -50,11 +50,22 @@ static void test_other_formats(void **state)
 	SAME("%5s|", "ab");
 }
 
+/* A null string reads "(null)", as printf has it, joined by hand too. */
+static void test_null_string(void **state)
+{
+	(void)state;
+	const char *volatile none = NULL;
+	char *got = xasprintf("a %s b", none);
+	assert_string_equal(got, "a (null) b");
+	free(got);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_plain_formats),
 		cmocka_unit_test(test_other_formats),
+		cmocka_unit_test(test_null_string),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
