@@ -448,6 +448,7 @@ void model_free(struct site *s)
 		doc_free(&s->docs[i]);
 	free(s->docs);
 	free(s->res_topic_bits);
+	free(s->doc_primary);
 	if (s->docs_map)
 		munmap((void *)s->docs_map, s->docs_map_len);
 	for (size_t i = 0; i < s->nres; i++) {

@@ -146,7 +146,9 @@ struct site {
 	int body_fd;              /* the document cache its documents' bodies were left in (0: none) */
 	const char *docs_map;     /* that file, mapped: its documents' strings lie there (NULL: none) */
 	size_t docs_map_len;
-	int *doc_primary;         /* per document, from view_prepare to view_release: its topic */
+	int *doc_primary;         /* per document, its topic (view_doc_topic): made with the
+				   * topics' documents when there are at most 64 topics
+				   * (taxonomy.c), else by view_prepare; NULL after view_release */
 	long *doc_topic_pos;      /* and its place in that topic's documents (-1: none) */
 	unsigned long long *res_topic_bits; /* per resource, its topics as the bits of
 			       * one word, once classified (NULL: more than 64) */
@@ -210,6 +212,13 @@ char *taxonomy_alias(const struct aliases *a, const char *canonical);
 bool taxonomy_host_match(const char *host, const char *pattern);
 /* Place every resource in a kind and its topics; fill topic lists. */
 void taxonomy_classify(struct site *s);
+/* A document's topic (site.doc_primary), from counts[t] (t < site.ntopics):
+ * how often it cites each topic's resources. The topics it names itself
+ * weigh a thousand citations each (added to counts: a page lists its topics
+ * by them); then the most weighed wins, the first among equals, never the
+ * catch-all; -1 when none. */
+void taxonomy_weigh_named_topics(const struct site *s, const struct doc *doc, size_t *counts);
+int taxonomy_pick_topic(const struct site *s, const size_t *counts);
 
 /* xref.c */
 void xref_resolve(struct site *s);

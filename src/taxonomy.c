@@ -615,6 +615,30 @@ static void count_doc_topics(void *ctx, size_t d)
 				here[__builtin_ctzll(b)]++;
 	}
 	memcpy(x->n + d * s->ntopics, here, s->ntopics * sizeof *here);
+	/* its own topic, from the same counts */
+	size_t weight[64];
+	for (size_t t = 0; t < s->ntopics; t++)
+		weight[t] = here[t];
+	taxonomy_weigh_named_topics(s, doc, weight);
+	s->doc_primary[d] = taxonomy_pick_topic(s, weight);
+}
+
+void taxonomy_weigh_named_topics(const struct site *s, const struct doc *doc, size_t *counts)
+{
+	for (size_t i = 0; i < doc->meta.ntopics; i++) {
+		int t = config_topic_index(&s->cfg, doc->meta.topics[i]);
+		if (t >= 0)
+			counts[t] += 1000;
+	}
+}
+
+int taxonomy_pick_topic(const struct site *s, const size_t *counts)
+{
+	int best = -1;
+	for (size_t t = 0; t < s->ntopics; t++)
+		if (counts[t] && !s->topics[t].unsorted && (best < 0 || counts[t] > counts[best]))
+			best = (int)t;
+	return best;
 }
 
 static void order_topic_docs(void *ctx, size_t ti)
@@ -750,6 +774,8 @@ void taxonomy_classify(struct site *s)
 	s->res_topic_bits = topic_bits(s);
 	if (s->res_topic_bits) {
 		struct doc_counts dc = {s, xcalloc(s->ntopics * s->ndocs + 1, sizeof *dc.n)};
+		free(s->doc_primary);
+		s->doc_primary = xcalloc(s->ndocs + 1, sizeof *s->doc_primary);
 		pool_run(s->jobs, s->ndocs, count_doc_topics, &dc);
 		pool_run(s->jobs, s->ntopics, order_topic_docs, &dc);
 		free(dc.n);

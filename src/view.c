@@ -42,22 +42,14 @@ static void topic_counts(const struct site *s, size_t d, size_t *counts)
 			for (size_t k = 0; k < s->res[r].ntopics; k++)
 				counts[s->res[r].topics[k]]++;
 	}
-	/* topics the document names itself weigh most */
-	for (size_t i = 0; i < doc->meta.ntopics; i++) {
-		int t = config_topic_index(&s->cfg, doc->meta.topics[i]);
-		if (t >= 0)
-			counts[t] += 1000;
-	}
+	taxonomy_weigh_named_topics(s, doc, counts); /* they weigh most */
 }
 
 static int doc_topic_of(const struct site *s, size_t d)
 {
 	size_t *counts = xcalloc(s->ntopics + 1, sizeof *counts);
 	topic_counts(s, d, counts);
-	int best = -1;
-	for (size_t t = 0; t < s->ntopics; t++)
-		if (counts[t] && !s->topics[t].unsorted && (best < 0 || counts[t] > counts[best]))
-			best = (int)t;
+	int best = taxonomy_pick_topic(s, counts);
 	free(counts);
 	return best;
 }
@@ -194,8 +186,10 @@ void view_prepare(struct site *s)
 {
 	/* each document's topic and its place there: asked for by its page, its
 	 * inputs and its neighbours' */
-	s->doc_primary = xcalloc(s->ndocs + 1, sizeof *s->doc_primary);
-	pool_run(s->jobs, s->ndocs, primary_task, s);
+	if (!s->doc_primary) { /* not made by the taxonomy: more than 64 topics */
+		s->doc_primary = xcalloc(s->ndocs + 1, sizeof *s->doc_primary);
+		pool_run(s->jobs, s->ndocs, primary_task, s);
+	}
 	s->doc_topic_pos = xcalloc(s->ndocs + 1, sizeof *s->doc_topic_pos);
 	for (size_t d = 0; d < s->ndocs; d++)
 		s->doc_topic_pos[d] = -1;

@@ -5,6 +5,7 @@
 #include "md.h"
 #include "model.h"
 #include "buf.h"
+#include "view.h"
 
 static const char *yml =
 	"aliases:\n  https://github.com/openai/triton: https://github.com/triton-lang/triton\n"
@@ -267,6 +268,66 @@ static void test_orders_large(void **state)
 	free(s);
 }
 
+/* The topic a document's citations name most, the topics it names itself
+ * weighing a thousand each, worked out here from the resources' topics. */
+static int expected_topic(const struct site *s, size_t d)
+{
+	size_t counts[16] = {0};
+	assert_true(s->ntopics <= 16);
+	const struct doc *doc = &s->docs[d];
+	for (size_t i = 0; i < doc->ncites; i++)
+		if (doc->cites[i].resource >= 0) {
+			const struct resource *r = &s->res[doc->cites[i].resource];
+			for (size_t k = 0; k < r->ntopics; k++)
+				counts[r->topics[k]]++;
+		}
+	for (size_t i = 0; i < doc->meta.ntopics; i++)
+		counts[config_topic_index(&s->cfg, doc->meta.topics[i])] += 1000;
+	int best = -1;
+	for (size_t t = 0; t < s->ntopics; t++)
+		if (counts[t] && !s->topics[t].unsorted && (best < 0 || counts[t] > counts[best]))
+			best = (int)t;
+	return best;
+}
+
+/* Each document's topic is made with the topics' documents, and is the one
+ * the views make when the taxonomy has not (more than 64 topics). */
+static void test_doc_topic(void **state)
+{
+	(void)state;
+	struct site *s = calloc(1, sizeof *s);
+	struct diags d = DIAGS_INIT;
+	assert_int_equal(config_parse(&s->cfg, yml, strlen(yml), "site.yml", &d), 0);
+	s->docs = calloc(4, sizeof *s->docs);
+	add_doc(s, doc_a, "a.md");
+	add_doc(s, doc_b, "b.md");
+	add_doc(s, doc_a, "c.md");
+	add_doc(s, "# Nothing cited\n", "d.md");
+	struct doc *named = &s->docs[2];
+	named->meta.topics = calloc(2, sizeof *named->meta.topics);
+	named->meta.topics[0] = strdup("profiling");
+	named->meta.ntopics = 1;
+	model_build(s);
+	assert_non_null(s->doc_primary);
+	for (size_t i = 0; i < s->ndocs; i++)
+		assert_int_equal(s->doc_primary[i], expected_topic(s, i));
+	/* a.md and c.md cite the same: the topic c.md names wins, a.md's differs */
+	assert_int_equal(s->doc_primary[2], config_topic_index(&s->cfg, "profiling"));
+	assert_true(s->doc_primary[0] >= 0 && s->doc_primary[0] != s->doc_primary[2]);
+	assert_int_equal(s->doc_primary[3], -1);
+	int *made = s->doc_primary;
+	s->doc_primary = NULL;
+	view_prepare(s);
+	for (size_t i = 0; i < s->ndocs; i++)
+		assert_int_equal(s->doc_primary[i], made[i]);
+	view_release(s);
+	assert_null(s->doc_primary);
+	free(made);
+	diags_free(&d);
+	model_free(s);
+	free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -274,6 +335,7 @@ int main(void)
 		cmocka_unit_test(test_quick_reference_and_slugs),
 		cmocka_unit_test(test_orders),
 		cmocka_unit_test(test_orders_large),
+		cmocka_unit_test(test_doc_topic),
 	};
 	return cmocka_run_group_tests_name("taxonomy", tests, NULL, NULL);
 }
