@@ -66,11 +66,12 @@ static char *url_trim(const char *url)
 		n--;
 	while (n > 0 && (unsigned char)*url <= ' ')
 		url++, n--;
-	struct buf b = BUF_INIT;
+	char *out = xmalloc(n + 1), *w = out;
 	for (size_t i = 0; i < n; i++)
 		if (url[i] != '\t' && url[i] != '\r' && url[i] != '\n')
-			buf_putc(&b, url[i]);
-	return buf_detach(&b);
+			*w++ = url[i];
+	*w = '\0';
+	return out;
 }
 
 /* ---- splitting ------------------------------------------------------------ */
