@@ -831,27 +831,33 @@ static void get_doc(struct reader *r, struct doc *d, const char *base)
 	} else
 		d->strings = xmalloc(d->strings_size);
 	r->used = d->strings;
+	/* the arrays are filled whole, each with a zeroed element after its
+	 * last (as xcalloc left them): not cleared first, 250,000 citations
+	 * at 10,000 documents */
 	d->nanchors = d->capanchors = get_count(r, 4);
-	d->anchors = xcalloc(d->nanchors + 1, sizeof *d->anchors);
+	d->anchors = xmalloc((d->nanchors + 1) * sizeof *d->anchors);
 	for (size_t i = 0; i < d->nanchors; i++)
 		d->anchors[i] = get_doc_str(r, d);
+	d->anchors[d->nanchors] = NULL;
 	d->nheadings = get_count(r, 32);
-	d->headings = xcalloc(d->nheadings + 1, sizeof *d->headings);
+	d->headings = xmalloc((d->nheadings + 1) * sizeof *d->headings);
 	for (size_t i = 0; i < d->nheadings; i++) {
 		struct heading *h = &d->headings[i];
-		h->text = get_doc_str(r, d);
-		h->id = get_doc_str(r, d);
+		char *text = get_doc_str(r, d); /* in this order: an initializer's
+						* expressions are not sequenced */
+		*h = (struct heading){.text = text, .id = get_doc_str(r, d)};
 		h->level = (int)get_int(r);
 		h->line = (int)get_int(r);
 		h->parent = (int)get_int(r);
 		if (h->parent < -1 || h->parent >= (int)i) /* a section before it, or none */
 			r->bad = true;
 	}
+	d->headings[d->nheadings] = (struct heading){0};
 	d->ncites = d->capcites = get_count(r, 80);
-	d->cites = xcalloc(d->ncites + 1, sizeof *d->cites);
+	d->cites = xmalloc((d->ncites + 1) * sizeof *d->cites);
 	for (size_t i = 0; i < d->ncites; i++) {
 		struct citation *c = &d->cites[i];
-		c->url = get_doc_str(r, d);
+		*c = (struct citation){.url = get_doc_str(r, d), .resource = -1};
 		c->canonical = get_doc_str(r, d);
 		c->text = get_doc_str(r, d);
 		c->title = get_doc_str(r, d);
@@ -866,11 +872,11 @@ static void get_doc(struct reader *r, struct doc *d, const char *base)
 		c->canon_hash = get_u64(r);
 		c->key[0] = get_u64(r);
 		c->key[1] = get_u64(r);
-		c->resource = -1;
 		if (!c->url || !c->title || c->heading < -1 || c->heading >= (long)d->nheadings ||
 		    c->entry < 0 || c->entry > (long)i + 1 || (!c->canonical && c->canon_hash))
 			r->bad = true;
 	}
+	d->cites[d->ncites] = (struct citation){0};
 	d->nilinks = d->capilinks = get_count(r, 20);
 	d->ilinks = xcalloc(d->nilinks + 1, sizeof *d->ilinks);
 	for (size_t i = 0; i < d->nilinks; i++) {

@@ -118,6 +118,16 @@ static void test_round_trip(void **state)
 	assert_int_equal(got.nheadings, 2);
 	assert_int_equal(got.headings[1].parent, 0);
 	assert_string_equal(got.headings[1].id, "setup");
+	assert_string_equal(got.headings[0].text, "Intro");
+	assert_string_equal(got.headings[0].id, "intro");
+	assert_string_equal(got.headings[1].text, "Setup");
+	/* each array filled whole, with a zeroed element after its last */
+	assert_int_equal(got.nanchors, 1);
+	assert_string_equal(got.anchors[0], "setup");
+	assert_null(got.anchors[1]);
+	assert_null(got.headings[2].text);
+	assert_null(got.cites[0].node);
+	assert_null(got.cites[1].url);
 	assert_int_equal(got.ncites, 1);
 	assert_string_equal(got.cites[0].canonical, "https://arxiv.org/abs/2205.14135");
 	assert_null(got.cites[0].desc);
