@@ -79,27 +79,42 @@ char *slug_url(const char *text, size_t maxlen)
 	return out;
 }
 
+/* Per byte of a relative path: 1 ends a name ('/' or the NUL), 2 is refused
+ * (a control character, '\\' or DEL), 0 is part of a name (the rest, bytes
+ * from 0x80 on too). */
+static const unsigned char rel_byte[256] = {
+	1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+	2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2,
+};
+
 bool path_is_safe_rel(const char *rel)
 {
 	if (!rel || !*rel || rel[0] == '/')
 		return false;
-	/* one pass: each byte looked at once (every page written asks: 28,000
-	 * paths a build at 10,000 documents) */
+	/* one pass, one look-up a byte (every page written asks: 28,000 paths
+	 * a build at 10,000 documents) */
 	const unsigned char *start = (const unsigned char *)rel;
 	for (const unsigned char *p = start;; p++) {
-		unsigned char c = *p;
-		if (c == '/' || !c) {
-			/* a name ends: not empty, ".", or ".." (a trailing '/' leaves
-			 * an empty one) */
-			size_t n = (size_t)(p - start);
-			if (n == 0 || (n == 1 && start[0] == '.') ||
-			    (n == 2 && start[0] == '.' && start[1] == '.'))
-				return false;
-			if (!c)
-				return true;
-			start = p + 1;
-		} else if (c < 0x20 || c == '\\' || c == 0x7f)
+		unsigned char k = rel_byte[*p];
+		if (!k)
+			continue;
+		if (k == 2)
 			return false;
+		/* a name ends: not empty, ".", or ".." (a trailing '/' leaves an
+		 * empty one) */
+		size_t n = (size_t)(p - start);
+		if (n == 0 || (n == 1 && start[0] == '.') ||
+		    (n == 2 && start[0] == '.' && start[1] == '.'))
+			return false;
+		if (!*p)
+			return true;
+		start = p + 1;
 	}
 }
 
