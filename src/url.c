@@ -702,10 +702,38 @@ static char *pattern_norm(const char *pattern)
 	return s;
 }
 
+/* url_match_key of a URL whose host plain_host reads in place, with nothing
+ * after it that url_trim would take out: the path as written follows the
+ * host, up to its query or fragment. NULL for any other URL. */
+static char *plain_match_key(const char *url)
+{
+	char *host = plain_host(url);
+	if (!host)
+		return NULL;
+	size_t hn = strlen(host);
+	const char *rest = strstr(url, "://") + 3 + hn;
+	for (const char *q = rest; *q; q++)
+		if ((unsigned char)*q <= ' ') {
+			free(host);
+			return NULL;
+		}
+	size_t pn = strcspn(rest, "?#");
+	if (pn == 1 && *rest == '/')
+		pn = 0; /* the root path: the host alone */
+	char *key = xrealloc(host, hn + pn + 1);
+	memcpy(key + hn, rest, pn);
+	key[hn + pn] = '\0';
+	return key;
+}
+
 char *url_match_key(const char *url)
 {
 	if (!url)
 		return NULL;
+	/* once per resource a build: most are canonical URLs, read in place */
+	char *plain = plain_match_key(url);
+	if (plain)
+		return plain;
 	char *host = url_host(url);
 	if (!host)
 		return NULL;

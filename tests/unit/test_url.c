@@ -2,6 +2,7 @@
  * accessors, taxonomy glob patterns, and hostile input. */
 #include "testutil.h"
 #include "url.h"
+#include "xalloc.h"
 
 struct ccase {
 	const char *in, *want; /* want NULL: not an absolute http(s) URL */
@@ -314,6 +315,50 @@ static void test_match_pattern(void **state)
 }
 
 /* Hostile input: nothing may crash, leak or take quadratic time. */
+/* url_match_key is the host, then the path unless it is the root: its quick
+ * way with a URL read in place gives that, over random URLs of the bytes
+ * that matter. */
+static void test_match_key(void **state)
+{
+	(void)state;
+	unsigned seed = 7;
+	static const char *heads[] = {"https://", "http://", "HTTP://", " https://", "git+ssh://",
+				      "https:/", "h://", "https://www.", "https://m."};
+	static const char pick[] = "ab.-/?#%: \t\x01Ay1";
+	for (int round = 0; round < 20000; round++) {
+		char url[48];
+		seed = seed * 1103515245u + 12345u;
+		strcpy(url, heads[(seed >> 16) % (sizeof heads / sizeof *heads)]);
+		size_t at = strlen(url), len = (seed = seed * 1103515245u + 12345u) >> 16 & 31;
+		for (size_t i = 0; i < len; i++) {
+			seed = seed * 1103515245u + 12345u;
+			url[at + i] = pick[(seed >> 16) % (sizeof pick - 1)];
+		}
+		url[at + len] = '\0';
+		char *host = url_host(url), *path = url_path(url);
+		char *want = NULL;
+		if (host && path)
+			want = !strcmp(path, "/") ? strdup(host) : xconcat(host, path, NULL);
+		char *got = url_match_key(url);
+		if (!want)
+			assert_null(got);
+		else {
+			assert_non_null(got);
+			assert_string_equal(got, want);
+		}
+		free(want);
+		free(got);
+		free(host);
+		free(path);
+	}
+	char *k = url_match_key("https://github.com/triton-lang/triton?tab=readme#top");
+	assert_string_equal(k, "github.com/triton-lang/triton");
+	free(k);
+	k = url_match_key("https://arxiv.org/");
+	assert_string_equal(k, "arxiv.org");
+	free(k);
+}
+
 static void test_hostile(void **state)
 {
 	(void)state;
@@ -378,6 +423,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_canonical_table),
 		cmocka_unit_test(test_canonical_idempotent),
+		cmocka_unit_test(test_match_key),
 		cmocka_unit_test(test_safety_table),
 		cmocka_unit_test(test_host_and_path),
 		cmocka_unit_test(test_match_pattern),
