@@ -452,7 +452,63 @@ static char *canonical_of(const char *s)
 	return buf_detach(&out);
 }
 
+/* Whether url is canonical as written, seen in one pass: "https://", a host
+ * as host_norm leaves it, a path of bytes written as they are (no escape,
+ * no dot segment, no empty one, no trailing slash), no query, no fragment,
+ * and none of the rewrites of special sites. Most URLs of a portal are
+ * (60 % of the benchmark corpus's); the rest take the long way. */
+static bool canonical_as_written(const char *url)
+{
+	if (strncmp(url, "https://", 8))
+		return false;
+	const char *h = url + 8, *e = h;
+	while ((*e >= 'a' && *e <= 'z') || is_digit((unsigned char)*e) || *e == '-' || *e == '.')
+		e++;
+	size_t hn = (size_t)(e - h);
+	if (!hn || e[-1] == '.' || (*e && *e != '/'))
+		return false;
+	if ((hn >= 4 && !memcmp(h, "www.", 4)) || (hn == 13 && !memcmp(h, "m.youtube.com", 13)) ||
+	    (hn == 8 && !memcmp(h, "youtu.be", 8)) || (hn == 11 && !memcmp(h, "youtube.com", 11)))
+		return false;
+	if (!*e)
+		return true; /* no path: the root, written as nothing */
+	const char *seg = e + 1;
+	for (const char *p = seg;; p++) {
+		unsigned char c = (unsigned char)*p;
+		if (c == '/' || !c) {
+			size_t n = (size_t)(p - seg);
+			if (!n || (n == 1 && seg[0] == '.') || (n == 2 && seg[0] == '.' && seg[1] == '.'))
+				return false; /* empty (a trailing slash too), "." or ".." */
+			if (!c)
+				break;
+			seg = p + 1;
+		} else if (c == '%' || c == '?' || c == '#' || !allowed_raw(c, false))
+			return false;
+	}
+	if (hn == 9 && !memcmp(h, "arxiv.org", 9)) {
+		/* rewrite_arxiv: /pdf/ becomes /abs/, and /abs/ loses a version */
+		const char *path = e;
+		size_t n = strlen(path), v = n;
+		if (!strncmp(path, "/pdf/", 5))
+			return false;
+		if (!strncmp(path, "/abs/", 5)) {
+			while (v > 5 && is_digit((unsigned char)path[v - 1]))
+				v--;
+			if (v < n && v > 6 && path[v - 1] == 'v' && is_digit((unsigned char)path[v - 2]))
+				return false;
+		}
+	}
+	return true;
+}
+
 char *url_canonical(const char *url)
+{
+	if (url && canonical_as_written(url))
+		return xstrdup(url);
+	return url_canonical_general(url);
+}
+
+char *url_canonical_general(const char *url)
 {
 	if (!url)
 		return NULL;

@@ -45,6 +45,9 @@
  * "https://example.org". Aliases for moved resources are not applied here
  * (taxonomy does that, on canonical URLs). */
 char *url_canonical(const char *url);
+/* The same, always the long way (url_canonical takes a quicker one with a
+ * URL that is canonical as written): for the tests, which compare the two. */
+char *url_canonical_general(const char *url);
 
 /* Is url safe to emit as a link or image target? True for http, https,
  * mailto and ftp URLs and for relative references (including "", "#x", "?q",

@@ -315,6 +315,71 @@ static void test_match_pattern(void **state)
 }
 
 /* Hostile input: nothing may crash, leak or take quadratic time. */
+/* url_canonical's quick way with a URL canonical as written gives what the
+ * long way gives, over random URLs built of the pieces each rule looks at. */
+static void test_canonical_quick(void **state)
+{
+	(void)state;
+	static const char *schemes[] = {"https://", "http://", "HTTPS://", "https:/", " https://",
+					"https://"};
+	static const char *hosts[] = {"example.org", "www.example.org", "m.youtube.com",
+				      "youtube.com", "youtu.be", "arxiv.org", "a.b.", "x-y.z9",
+				      "EXAMPLE.org", "ex%41mple.org", "", "a.org:443", "u@a.org",
+				      "github.com", "www.", "arxiv.org.", "wwwx.org"};
+	static const char *segs[] = {"a", "b.c", "~u", "-_", "!$&'()*+,;=:@", "%41", "%2f", "%zz",
+				     ".", "..", "", "\xc3\xa9", "v1", "2205.14135v2", "2205.14135",
+				     "abs", "pdf", "x.pdf", " ", "\t", "embed", "1v1v2", "Ab9",
+				     "a\\b", "<x>", "..."};
+	static const char *tails[] = {"", "", "", "/", "?", "?q=1", "?utm_source=x", "#top",
+				      "?v=1&si=2", " "};
+	unsigned seed = 11;
+	size_t same = 0;
+	for (int round = 0; round < 50000; round++) {
+		char url[256];
+		size_t n = 0;
+#define PICK(v) ((v)[((seed = seed * 1103515245u + 12345u) >> 16) % (sizeof(v) / sizeof *(v))])
+		n += (size_t)snprintf(url + n, sizeof url - n, "%s", PICK(schemes));
+		n += (size_t)snprintf(url + n, sizeof url - n, "%s", PICK(hosts));
+		size_t nsegs = ((seed = seed * 1103515245u + 12345u) >> 16) % 5;
+		for (size_t k = 0; k < nsegs; k++)
+			n += (size_t)snprintf(url + n, sizeof url - n, "/%s", PICK(segs));
+		snprintf(url + n, sizeof url - n, "%s", PICK(tails));
+#undef PICK
+		char *quick = url_canonical(url), *general = url_canonical_general(url);
+		if (!general)
+			assert_null(quick);
+		else {
+			assert_non_null(quick);
+			assert_string_equal(quick, general);
+			same += !strcmp(general, url);
+		}
+		free(quick);
+		free(general);
+	}
+	assert_true(same > 1000); /* the quick way had URLs to take */
+	/* and every one or two segments under each special site's paths */
+	static const char *special[] = {"https://arxiv.org/abs", "https://arxiv.org/pdf",
+					"https://arxiv.org", "https://youtu.be",
+					"https://youtube.com/embed", "https://youtube.com",
+					"https://www.example.org", "https://m.youtube.com"};
+	for (size_t h = 0; h < sizeof special / sizeof *special; h++)
+		for (size_t a = 0; a < sizeof segs / sizeof *segs; a++)
+			for (size_t b = 0; b <= sizeof segs / sizeof *segs; b++) {
+				char url[256];
+				snprintf(url, sizeof url, "%s/%s%s%s", special[h], segs[a],
+					 b ? "/" : "", b ? segs[b - 1] : "");
+				char *quick = url_canonical(url), *general = url_canonical_general(url);
+				if (!general)
+					assert_null(quick);
+				else {
+					assert_non_null(quick);
+					assert_string_equal(quick, general);
+				}
+				free(quick);
+				free(general);
+			}
+}
+
 /* url_match_key is the host, then the path unless it is the root: its quick
  * way with a URL read in place gives that, over random URLs of the bytes
  * that matter. */
@@ -424,6 +489,7 @@ int main(void)
 		cmocka_unit_test(test_canonical_table),
 		cmocka_unit_test(test_canonical_idempotent),
 		cmocka_unit_test(test_match_key),
+		cmocka_unit_test(test_canonical_quick),
 		cmocka_unit_test(test_safety_table),
 		cmocka_unit_test(test_host_and_path),
 		cmocka_unit_test(test_match_pattern),
