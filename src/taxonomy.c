@@ -55,16 +55,45 @@ char *taxonomy_alias(const struct aliases *a, const char *canonical)
 	return xstrdup(canonical);
 }
 
+/* A host pattern, its shape seen once: "*.x" (any host ending in ".x"),
+ * "x.*" (any host starting with "x."), or a domain (itself and the hosts
+ * under it). The text is the pattern's, borrowed. */
+struct host_rule {
+	const char *text; /* ".x", "x." or the domain */
+	size_t len;
+	char shape;       /* 's'uffix, 'p'refix or 'd'omain */
+};
+
+static struct host_rule host_rule_of(const char *pattern)
+{
+	size_t pl = strlen(pattern);
+	if (pl >= 2 && pattern[0] == '*' && pattern[1] == '.')
+		return (struct host_rule){pattern + 1, pl - 1, 's'};
+	if (pl >= 2 && pattern[pl - 1] == '*' && pattern[pl - 2] == '.')
+		return (struct host_rule){pattern, pl - 1, 'p'};
+	return (struct host_rule){pattern, pl, 'd'};
+}
+
+/* Lengths first: most hosts are told apart without comparing a byte. */
+static bool host_rule_match(const struct host_rule *h, const char *host, size_t hl)
+{
+	switch (h->shape) {
+	case 's':
+		return hl > h->len && !strncasecmp(host + hl - h->len, h->text, h->len);
+	case 'p':
+		return hl > h->len && !strncasecmp(host, h->text, h->len);
+	default:
+		if (hl == h->len)
+			return !strncasecmp(host, h->text, hl);
+		return hl > h->len + 1 && host[hl - h->len - 1] == '.' &&
+		       !strncasecmp(host + hl - h->len, h->text, h->len);
+	}
+}
+
 bool taxonomy_host_match(const char *host, const char *pattern)
 {
-	size_t hl = strlen(host), pl = strlen(pattern);
-	if (pl >= 2 && pattern[0] == '*' && pattern[1] == '.')
-		return hl > pl - 1 && !strcasecmp(host + hl - (pl - 1), pattern + 1);
-	if (pl >= 2 && pattern[pl - 1] == '*' && pattern[pl - 2] == '.')
-		return hl > pl - 1 && !strncasecmp(host, pattern, pl - 1);
-	if (!strcasecmp(host, pattern))
-		return true;
-	return hl > pl + 1 && host[hl - pl - 1] == '.' && !strcasecmp(host + hl - pl, pattern);
+	struct host_rule h = host_rule_of(pattern);
+	return host_rule_match(&h, host, strlen(host));
 }
 
 /* ---- text rules -------------------------------------------------------------
@@ -80,10 +109,29 @@ static char *lower(const char *s)
 	return l;
 }
 
+/* A URL pattern, compiled (url_pattern_compile), with its longest run of
+ * literal bytes: a key without that run cannot match, and most keys are
+ * told so by one memmem rather than the glob's walk (the default kinds'
+ * patterns for docs, blogs and courses start with a star, and are tried
+ * against every resource no earlier kind took). */
+struct url_rule {
+	char *compiled;
+	const char *literal; /* in compiled; "" when it is all stars */
+	size_t nliteral;
+};
+
+/* One kind's or topic's URL rules, made once per build. */
+struct rule_set {
+	struct host_rule *hosts;
+	size_t nhosts;
+	struct url_rule *urls;
+	size_t nurls;
+};
+
 struct classify_ctx {
 	struct site *s;
-	char ***kind_urls;       /* per kind: its url patterns, compiled */
-	char ***topic_urls;      /* per topic: the same */
+	struct rule_set *kind_rules;  /* per kind */
+	struct rule_set *topic_rules; /* per topic */
 	struct phrase_set words; /* every topic's words, lower-cased: id = topic */
 	struct phrase_set head_words; /* every topic's heading rules, the same */
 	unsigned char **heads;   /* per document: nheadings x ntopics, 1 when a heading
@@ -163,40 +211,55 @@ static void prepare_overrides(struct classify_ctx *x)
 		x->overrides[i] = url_canonical(cfg->overrides[i].url);
 }
 
-static char **compile_urls(const struct cfg_match *m)
+static struct rule_set rule_set_of(const struct cfg_match *m)
 {
-	char **v = xcalloc(m->nurls + 1, sizeof *v);
-	for (size_t i = 0; i < m->nurls; i++)
-		v[i] = url_pattern_compile(m->urls[i]);
-	return v;
+	struct rule_set rs = {xcalloc(m->nhosts + 1, sizeof *rs.hosts), m->nhosts,
+			      xcalloc(m->nurls + 1, sizeof *rs.urls), m->nurls};
+	for (size_t i = 0; i < m->nhosts; i++)
+		rs.hosts[i] = host_rule_of(m->hosts[i]);
+	for (size_t i = 0; i < m->nurls; i++) {
+		struct url_rule *u = &rs.urls[i];
+		u->compiled = url_pattern_compile(m->urls[i]);
+		u->literal = "";
+		for (const char *p = u->compiled; *p;) {
+			size_t n = strcspn(p, "*");
+			if (n > u->nliteral) {
+				u->literal = p;
+				u->nliteral = n;
+			}
+			p += n + (p[n] == '*');
+		}
+	}
+	return rs;
 }
 
-static void free_strv(char **v)
+static void rule_set_free(struct rule_set *rs)
 {
-	for (char **p = v; p && *p; p++)
-		free(*p);
-	free(v);
+	for (size_t i = 0; i < rs->nurls; i++)
+		free(rs->urls[i].compiled);
+	free(rs->urls);
+	free(rs->hosts);
 }
 
 static void prepare_urls(struct classify_ctx *x)
 {
 	const struct config *cfg = &x->s->cfg;
-	x->kind_urls = xcalloc(cfg->nkinds + 1, sizeof *x->kind_urls);
+	x->kind_rules = xcalloc(cfg->nkinds + 1, sizeof *x->kind_rules);
 	for (size_t k = 0; k < cfg->nkinds; k++)
-		x->kind_urls[k] = compile_urls(&cfg->kinds[k].match);
-	x->topic_urls = xcalloc(cfg->ntopics + 1, sizeof *x->topic_urls);
+		x->kind_rules[k] = rule_set_of(&cfg->kinds[k].match);
+	x->topic_rules = xcalloc(cfg->ntopics + 1, sizeof *x->topic_rules);
 	for (size_t t = 0; t < cfg->ntopics; t++)
-		x->topic_urls[t] = compile_urls(&cfg->topics[t].match);
+		x->topic_rules[t] = rule_set_of(&cfg->topics[t].match);
 }
 
 static void classify_ctx_free(struct classify_ctx *x)
 {
 	for (size_t k = 0; k < x->s->cfg.nkinds; k++)
-		free_strv(x->kind_urls[k]);
-	free(x->kind_urls);
+		rule_set_free(&x->kind_rules[k]);
+	free(x->kind_rules);
 	for (size_t t = 0; t < x->s->cfg.ntopics; t++)
-		free_strv(x->topic_urls[t]);
-	free(x->topic_urls);
+		rule_set_free(&x->topic_rules[t]);
+	free(x->topic_rules);
 	phrase_set_free(&x->words);
 	phrase_set_free(&x->head_words);
 	for (size_t i = 0; i < x->s->cfg.noverrides; i++)
@@ -261,16 +324,24 @@ static char *resource_text(const struct site *s, const struct resource *r)
 	return l;
 }
 
-/* key: the resource's url_match_key; urls: the rule's compiled patterns. */
-static bool match_url_rules(const struct cfg_match *m, char **urls, const struct resource *r,
-			    const char *key)
+/* The resource's host and url_match_key, with their lengths. */
+struct url_of {
+	const char *host, *key;
+	size_t nhost, nkey;
+};
+
+static bool match_url_rules(const struct rule_set *rs, const struct url_of *u)
 {
-	for (size_t i = 0; i < m->nhosts; i++)
-		if (taxonomy_host_match(r->host, m->hosts[i]))
+	for (size_t i = 0; i < rs->nhosts; i++)
+		if (host_rule_match(&rs->hosts[i], u->host, u->nhost))
 			return true;
-	for (size_t i = 0; urls[i]; i++)
-		if (url_match_key_pattern(key, urls[i]))
+	for (size_t i = 0; u->key && i < rs->nurls; i++) {
+		const struct url_rule *r = &rs->urls[i];
+		if (r->nliteral && !memmem(u->key, u->nkey, r->literal, r->nliteral))
+			continue;
+		if (url_match_key_pattern(u->key, r->compiled))
 			return true;
+	}
 	return false;
 }
 
@@ -339,8 +410,9 @@ static void classify_one(const struct classify_ctx *x, size_t ri)
 	if (o && o->kind)
 		r->kind = config_kind_index(cfg, o->kind);
 	char *key = url_match_key(r->canonical);
+	struct url_of u = {r->host, key, strlen(r->host), key ? strlen(key) : 0};
 	for (size_t k = 0; r->kind < 0 && k < cfg->nkinds; k++)
-		if (match_url_rules(&cfg->kinds[k].match, x->kind_urls[k], r, key))
+		if (match_url_rules(&x->kind_rules[k], &u))
 			r->kind = (int)k;
 	override_names(r, o);
 	r->topics = xcalloc(cfg->ntopics + 1, sizeof *r->topics);
@@ -355,8 +427,7 @@ static void classify_one(const struct classify_ctx *x, size_t ri)
 		bool *words = xcalloc(cfg->ntopics + 1, sizeof *words);
 		phrase_set_match(&x->words, text, words);
 		for (size_t t = 0; t < cfg->ntopics; t++) {
-			const struct cfg_match *m = &cfg->topics[t].match;
-			if (match_url_rules(m, x->topic_urls[t], r, key) ||
+			if (match_url_rules(&x->topic_rules[t], &u) ||
 			    match_text_rules(x, t, r, words))
 				r->topics[r->ntopics++] = (int)t;
 		}

@@ -6,6 +6,7 @@
 #include "model.h"
 #include "buf.h"
 #include "view.h"
+#include "url.h"
 
 static const char *yml =
 	"aliases:\n  https://github.com/openai/triton: https://github.com/triton-lang/triton\n"
@@ -268,6 +269,55 @@ static void test_orders_large(void **state)
 	free(s);
 }
 
+/* The default kinds, each rule shape once: a domain, "*.x" and "x.*" hosts,
+ * and URL patterns that start with a star (tried against every resource no
+ * earlier kind took, each ruled out by its literal text first). */
+static void test_default_kinds(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *url, *kind;
+	} want[] = {
+		{"https://example.com/blog/post", "blog"},
+		{"https://example.com/papers/x.pdf", "paper"},
+		{"https://example.com/docs", "documentation"},
+		{"https://example.com/api/v1/thing", "documentation"},
+		{"https://example.com/courses/gpu", "course"},
+		{"https://example.com/about", "website"},
+		{"https://example.com/blogger", "website"},
+		{"https://docs.example.com/x", "documentation"},
+		{"https://team.github.io/x", "blog"},
+		{"https://github.com/a/b", "repository"},
+		{"https://sub.arxiv.org/abs/1", "paper"},
+		{"https://notarxiv.org/abs/1", "website"},
+		{"https://forum.example.org/t/1", "forum"},
+		{"https://youtu.be/abc", "video"},
+	};
+	struct buf text = BUF_INIT;
+	buf_puts(&text, "# Links\n");
+	for (size_t i = 0; i < sizeof want / sizeof *want; i++)
+		buf_printf(&text, "- [Link %zu](%s)\n", i, want[i].url);
+	struct site *s = calloc(1, sizeof *s);
+	struct diags d = DIAGS_INIT;
+	assert_int_equal(config_parse(&s->cfg, "title: T\n", 9, "site.yml", &d), 0);
+	s->docs = calloc(1, sizeof *s->docs);
+	add_doc(s, buf_cstr(&text), "a.md");
+	model_build(s);
+	for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+		char *c = url_canonical(want[i].url);
+		const struct resource *r = res(s, c);
+		free(c);
+		assert_true(r->kind >= 0);
+		if (strcmp(s->cfg.kinds[r->kind].id, want[i].kind))
+			fail_msg("%s: kind %s, want %s", want[i].url, s->cfg.kinds[r->kind].id,
+				 want[i].kind);
+	}
+	buf_free(&text);
+	diags_free(&d);
+	model_free(s);
+	free(s);
+}
+
 /* The topic a document's citations name most, the topics it names itself
  * weighing a thousand each, worked out here from the resources' topics. */
 static int expected_topic(const struct site *s, size_t d)
@@ -336,6 +386,7 @@ int main(void)
 		cmocka_unit_test(test_orders),
 		cmocka_unit_test(test_orders_large),
 		cmocka_unit_test(test_doc_topic),
+		cmocka_unit_test(test_default_kinds),
 	};
 	return cmocka_run_group_tests_name("taxonomy", tests, NULL, NULL);
 }
