@@ -221,7 +221,7 @@ static struct rule_set rule_set_of(const struct cfg_match *m)
 		struct url_rule *u = &rs.urls[i];
 		u->compiled = url_pattern_compile(m->urls[i]);
 		u->literal = "";
-		for (const char *p = u->compiled; *p;) {
+		for (const char *p = u->compiled; p && *p;) {
 			size_t n = strcspn(p, "*");
 			if (n > u->nliteral) {
 				u->literal = p;
