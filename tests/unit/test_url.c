@@ -319,16 +319,9 @@ static void test_match_pattern(void **state)
  * url itself (canonical as written). */
 static bool same_both_ways(const char *url)
 {
-	char *quick = url_canonical(url), *general = url_canonical_general(url);
+	char *general = url_canonical_general(url);
 	bool as_written = general && !strcmp(general, url);
-	if (!general)
-		assert_null(quick);
-	else {
-		assert_non_null(quick);
-		assert_string_equal(quick, general);
-	}
-	free(quick);
-	free(general);
+	assert_same_string_or_null(url_canonical(url), general);
 	return as_written;
 }
 
@@ -404,15 +397,7 @@ static void test_match_key(void **state)
 		char *want = NULL;
 		if (host && path)
 			want = !strcmp(path, "/") ? strdup(host) : xconcat(host, path, NULL);
-		char *got = url_match_key(url);
-		if (!want)
-			assert_null(got);
-		else {
-			assert_non_null(got);
-			assert_string_equal(got, want);
-		}
-		free(want);
-		free(got);
+		assert_same_string_or_null(url_match_key(url), want);
 		free(host);
 		free(path);
 	}

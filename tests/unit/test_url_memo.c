@@ -37,15 +37,7 @@ static bool agree(const char *url)
 
 static void same_as_plain(const char *url)
 {
-	char *want = url_canonical(url), *got = url_canonical_memo(url);
-	if (!want)
-		assert_null(got);
-	else {
-		assert_non_null(got);
-		assert_string_equal(got, want);
-	}
-	free(want);
-	free(got);
+	assert_same_string_or_null(url_canonical_memo(url), url_canonical(url));
 }
 
 static void test_same_answers(void **state)

@@ -33,6 +33,20 @@ static inline char *test_read_file(const char *path, size_t *len)
 	return p;
 }
 
+/* got is NULL when want is, else the same string; both freed. */
+#define assert_same_string_or_null(got, want)                                                    \
+	do {                                                                                     \
+		char *got_ = (got), *want_ = (want);                                             \
+		if (!want_)                                                                      \
+			assert_null(got_);                                                       \
+		else {                                                                           \
+			assert_non_null(got_);                                                   \
+			assert_string_equal(got_, want_);                                        \
+		}                                                                                \
+		free(got_);                                                                      \
+		free(want_);                                                                     \
+	} while (0)
+
 /* Write text to dir/rel, making its folders. */
 static inline void test_put_file(const char *dir, const char *rel, const char *text)
 {
