@@ -452,6 +452,22 @@ static char *canonical_of(const char *s)
 	return buf_detach(&out);
 }
 
+/* The length of the host h starts with when it is as host_norm leaves it:
+ * lower-case letters, digits, dots and dashes, not ending in a dot, no
+ * "www." to drop, not m.youtube.com. 0 for any other (the caller checks what
+ * follows it). */
+static size_t plain_host_len(const char *h)
+{
+	const char *e = h;
+	while ((*e >= 'a' && *e <= 'z') || is_digit((unsigned char)*e) || *e == '-' || *e == '.')
+		e++;
+	size_t n = (size_t)(e - h);
+	if (!n || e[-1] == '.' || (n >= 4 && !memcmp(h, "www.", 4)) ||
+	    (n == 13 && !memcmp(h, "m.youtube.com", 13)))
+		return 0;
+	return n;
+}
+
 /* Whether url is canonical as written, seen in one pass: "https://", a host
  * as host_norm leaves it, a path of bytes written as they are (no escape,
  * no dot segment, no empty one, no trailing slash), no query, no fragment,
@@ -461,14 +477,12 @@ static bool canonical_as_written(const char *url)
 {
 	if (strncmp(url, "https://", 8))
 		return false;
-	const char *h = url + 8, *e = h;
-	while ((*e >= 'a' && *e <= 'z') || is_digit((unsigned char)*e) || *e == '-' || *e == '.')
-		e++;
-	size_t hn = (size_t)(e - h);
-	if (!hn || e[-1] == '.' || (*e && *e != '/'))
+	const char *h = url + 8;
+	size_t hn = plain_host_len(h);
+	const char *e = h + hn;
+	if (!hn || (*e && *e != '/'))
 		return false;
-	if ((hn >= 4 && !memcmp(h, "www.", 4)) || (hn == 13 && !memcmp(h, "m.youtube.com", 13)) ||
-	    (hn == 8 && !memcmp(h, "youtu.be", 8)) || (hn == 11 && !memcmp(h, "youtube.com", 11)))
+	if ((hn == 8 && !memcmp(h, "youtu.be", 8)) || (hn == 11 && !memcmp(h, "youtube.com", 11)))
 		return false;
 	if (!*e)
 		return true; /* no path: the root, written as nothing */
@@ -578,13 +592,9 @@ static char *plain_host(const char *url)
 		p++;
 	if (strncmp(p, "://", 3))
 		return NULL;
-	const char *h = p + 3, *e = h;
-	while ((*e >= 'a' && *e <= 'z') || is_digit((unsigned char)*e) || *e == '-' || *e == '.')
-		e++;
-	size_t n = (size_t)(e - h);
-	if (!n || e[-1] == '.' || (*e && *e != '/' && *e != '?' && *e != '#'))
-		return NULL;
-	if ((n >= 4 && !memcmp(h, "www.", 4)) || (n == 13 && !memcmp(h, "m.youtube.com", 13)))
+	const char *h = p + 3;
+	size_t n = plain_host_len(h);
+	if (!n || (h[n] && h[n] != '/' && h[n] != '?' && h[n] != '#'))
 		return NULL;
 	return xstrndup(h, n);
 }
