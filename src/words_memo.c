@@ -7,10 +7,13 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define MEMO_DIR ".ssg-cache"
@@ -94,10 +97,12 @@ bool words_slice_parse(struct words_slice *sl)
 
 void words_slice_free(struct words_slice *sl)
 {
-	buf_free(&sl->bytes);
+	if (sl->mapped)
+		munmap(sl->bytes.p, sl->bytes.n);
+	else
+		buf_free(&sl->bytes);
 	free(sl->words);
-	sl->words = NULL;
-	sl->nwords = 0;
+	*sl = (struct words_slice){.bytes = BUF_INIT};
 }
 
 int words_memo_open(const char *source_dir, bool make)
@@ -120,8 +125,23 @@ bool words_memo_read(int dfd, const unsigned long long key[2], struct words_slic
 	char name[NAME_LEN + 1];
 	name_of(key, name);
 	*sl = (struct words_slice){.bytes = BUF_INIT};
-	if (dfd < 0 || buf_read_regular_at(&sl->bytes, dfd, name, SLICE_MAX))
+	if (dfd < 0)
 		return false;
+	/* a regular file, never through a symlink; a new slice is renamed in,
+	 * so the file mapped is never written while it is */
+	int fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	struct stat st;
+	void *map = MAP_FAILED;
+	if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+	    (size_t)st.st_size <= SLICE_MAX)
+		map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (fd >= 0)
+		close(fd);
+	if (map == MAP_FAILED)
+		return false;
+	sl->bytes.p = map;
+	sl->bytes.n = (size_t)st.st_size;
+	sl->mapped = true;
 	if (words_slice_parse(sl))
 		return true;
 	words_slice_free(sl);

@@ -30,9 +30,12 @@ struct memo_word {
 	const unsigned char *p; /* n postings, 8 bytes each (words_memo_posting) */
 };
 
-/* A slice: its bytes, and its words in them. */
+/* A slice: its bytes, and its words in them. The bytes of a slice read
+ * back are the file's, mapped (not copied into memory of the build's own:
+ * 20 MB of the search index's words at 10,000 documents). */
 struct words_slice {
 	struct buf bytes;
+	bool mapped;          /* bytes.p is a mapping of bytes.n bytes */
 	uint64_t entries;
 	struct memo_word *words;
 	size_t nwords;
