@@ -481,11 +481,15 @@ static size_t plan_pages(const struct site *s, struct page_task **tasks)
 {
 	size_t ndocpages = view_documents_pages(s), ntopicpages = view_topics_pages(s);
 	size_t nquickpages = view_quick_pages(s);
-	size_t ntasks = NDATA + SEARCH_WORDS_TASKS + s->ndocs + s->nres + s->nchunks + ndocpages +
+	size_t ntasks = NDATA + SEARCH_WORDS_TASKS + s->ndocs + s->nchunks + ndocpages +
 			ntopicpages + nquickpages + 5,
 	       k = 0;
 	for (size_t i = 0; i < s->ntopics; i++)
 		ntasks += s->topics[i].npages;
+	/* only the resources with a page of their own: a third of them at
+	 * 10,000 documents (a task for each resource was 6 MB unused) */
+	for (size_t i = 0; i < s->nres; i++)
+		ntasks += s->res[i].has_page;
 	struct page_task *t = xcalloc(ntasks, sizeof *t);
 	for (size_t i = 0; i < NDATA; i++)
 		for (size_t task = 0; task < (i == DATA_SEARCH_WORDS ? SEARCH_WORDS_TASKS : 1); task++)
