@@ -3,7 +3,9 @@
 #include "commands.h"
 #include "diag.h"
 #include "hugepages.h"
+#include "path.h"
 #include "site.h"
+#include "xalloc.h"
 
 #include <getopt.h>
 #include <stdbool.h>
@@ -66,7 +68,12 @@ int cmd_build(int argc, char **argv)
 	struct diags d = DIAGS_INIT;
 	struct build_stats st;
 	o.exiting = true;
-	hugepages_for_site(o.source);
+	{
+		const char *src = o.source ? o.source : ".";
+		char *outdir = o.output ? xstrdup(o.output) : path_join(src, "public");
+		hugepages_for_build(src, outdir, o.force);
+		free(outdir);
+	}
 	int rc = site_build(&o, &d, &st);
 	print_diags(&d, verbose);
 	if (st.up_to_date && !quiet)

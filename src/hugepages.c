@@ -2,12 +2,15 @@
  * hugepages.h). */
 #include "hugepages.h"
 #include "buf.h"
+#include "build_state.h"
 #include "path.h"
 #include "xalloc.h"
 
 #include <dirent.h>
+#include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define SETTING "glibc.malloc.hugetlb"
@@ -97,4 +100,32 @@ void hugepages_for_site(const char *source_dir)
 			unsetenv("GLIBC_TUNABLES");
 	}
 	free(now);
+}
+
+bool hugepages_build_is_incremental(const char *outdir, bool force)
+{
+	if (force)
+		return false;
+	char *state = path_join(outdir, BUILD_STATE_FILE);
+	struct stat st;
+	bool there = lstat(state, &st) == 0 && S_ISREG(st.st_mode);
+	free(state);
+	return there;
+}
+
+void hugepages_for_build(const char *source_dir, const char *outdir, bool force)
+{
+	const char *want = getenv("SSG_HUGEPAGES");
+	bool asked = want && !strcmp(want, "1");
+	if (!asked && hugepages_build_is_incremental(outdir, force)) {
+		/* small pages, but what is freed is kept all the same (the
+		 * settings below, which need no re-execution) */
+		if ((!want || strcmp(want, "0")) && hugepages_site_is_big(source_dir, BIG_SITE)) {
+			mallopt(M_MMAP_THRESHOLD, 32 << 20);
+			mallopt(M_TRIM_THRESHOLD, -1); /* never: read as unsigned */
+			mallopt(M_TOP_PAD, 64 << 20);
+		}
+		return;
+	}
+	hugepages_for_site(source_dir);
 }

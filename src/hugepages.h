@@ -16,6 +16,20 @@ void hugepages_init(int argc, char **argv);
 /* Re-execute with huge pages when the site in source_dir is big and they are
  * not set yet; returns when nothing is to be done or the exec failed. */
 void hugepages_for_site(const char *source_dir);
+/* The same for `ssg build` into outdir, but for an incremental build of a
+ * big site (not forced, and the last build's state in outdir): that one
+ * runs on small pages, keeping the memory it frees (mallopt). It is short
+ * and its memory is fresh: at 10,000 documents an entry edit touches about
+ * 170 MB, and on a virtual machine that hands freed memory back to its host
+ * (free page reporting, as on this project's benchmark machine) a fresh
+ * huge page costs 1.6-2.7 ms a MB against 0.3-0.4 for small pages, once
+ * the host has taken it back, seconds after the last build: 0.56 s an
+ * entry edit on huge pages against 0.39 s (BENCHMARKS.md, the thirty-fourth
+ * round). SSG_HUGEPAGES=1 asks for huge pages there too. */
+void hugepages_for_build(const char *source_dir, const char *outdir, bool force);
+/* Whether a build into outdir would be incremental: not forced, and the
+ * last build's state is there. */
+bool hugepages_build_is_incremental(const char *outdir, bool force);
 
 /* The parts, for the tests. Whether content/ holds at least `least` entries
  * (one folder read; its subfolders are not counted). */

@@ -3,11 +3,14 @@
  * it names, and never where the user has said what malloc does with huge
  * pages; a site is big from a given
  * number of entries in content/, dot files not counted, and a site without
- * content/ is not big. (The re-execution itself: tests/integration/hugepages.sh.) */
+ * content/ is not big. A build is incremental (and left on small pages) when
+ * it is not forced and the last build's state, a regular file, is in its
+ * output folder. (The re-execution itself: tests/integration/hugepages.sh.) */
 #include "testutil.h"
 
 #include "hugepages.h"
 #include "output.h"
+#include "path.h"
 
 static void test_tunables(void **state)
 {
@@ -47,11 +50,29 @@ static void test_site_size(void **state)
 	assert_int_equal(output_remove_tree(tmpl), 0);
 }
 
+static void test_incremental(void **state)
+{
+	(void)state;
+	char tmpl[] = "/tmp/ssg-hugepages-XXXXXX";
+	assert_non_null(mkdtemp(tmpl));
+	assert_false(hugepages_build_is_incremental(tmpl, false)); /* no state */
+	char *out = path_join(tmpl, "public");
+	test_put_file(tmpl, "public/.ssg-build/x", "a folder, not the state\n");
+	assert_false(hugepages_build_is_incremental(out, false));
+	assert_int_equal(output_remove_tree(out), 0);
+	test_put_file(tmpl, "public/.ssg-build", "state\n");
+	assert_true(hugepages_build_is_incremental(out, false));
+	assert_false(hugepages_build_is_incremental(out, true)); /* --force */
+	free(out);
+	assert_int_equal(output_remove_tree(tmpl), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_tunables),
 		cmocka_unit_test(test_site_size),
+		cmocka_unit_test(test_incremental),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
