@@ -23,9 +23,10 @@ void hugepages_for_site(const char *source_dir);
  * 170 MB, and on a virtual machine that hands freed memory back to its host
  * (free page reporting, as on this project's benchmark machine) a fresh
  * huge page costs 1.6-2.7 ms a MB against 0.3-0.4 for small pages, once
- * the host has taken it back, seconds after the last build: 0.56 s an
- * entry edit on huge pages against 0.39 s (BENCHMARKS.md, the thirty-fourth
- * round). SSG_HUGEPAGES=1 asks for huge pages there too. */
+ * the host has taken it back, seconds after the last build: an entry edit
+ * took 0.61 s on huge pages against 0.40 s (0.37 s against 0.40 s when run
+ * right after another build; BENCHMARKS.md, the thirty-fourth round).
+ * SSG_HUGEPAGES=1 asks for huge pages there too. */
 void hugepages_for_build(const char *source_dir, const char *outdir, bool force);
 /* Whether a build into outdir would be incremental: not forced, and the
  * last build's state is there. */
