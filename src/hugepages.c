@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #define SETTING "glibc.malloc.hugetlb"
+_Static_assert(HUGEPAGES_KEEP_MAX >= 3, "room for the keep settings");
 /* content/ entries from which huge pages pay (the five-document portal is
  * better off without them, 1,000 documents are 4 % quicker with them) */
 #define BIG_SITE 200
@@ -45,33 +46,55 @@ bool hugepages_site_is_big(const char *source_dir, unsigned least)
 /* What a big site's build asks of malloc: huge pages, and to keep what it
  * frees (no heap trimmed, no big block handed back by munmap) for the next
  * allocation, instead of having the kernel zero it again when it is asked
- * for anew. */
-static const char *const settings[] = {
-	SETTING "=1",
-	"glibc.malloc.mmap_threshold=33554432",  /* glibc's greatest: 32 MiB */
-	"glibc.malloc.trim_threshold=4294967295",
-	"glibc.malloc.top_pad=67108864",
+ * for anew. The keeping needs no re-execution: mallopt sets it as well. */
+static const struct keep_setting {
+	const char *name, *value; /* as GLIBC_TUNABLES says it */
+	int param, mvalue;        /* as mallopt does */
+} keep[] = {
+	{"glibc.malloc.mmap_threshold", "33554432", M_MMAP_THRESHOLD, 32 << 20}, /* glibc's greatest */
+	{"glibc.malloc.trim_threshold", "4294967295", M_TRIM_THRESHOLD, -1},     /* never (unsigned) */
+	{"glibc.malloc.top_pad", "67108864", M_TOP_PAD, 64 << 20},
 };
+#define NKEEP (sizeof keep / sizeof *keep)
+
+/* Whether GLIBC_TUNABLES (existing) names the setting. */
+static bool names(const char *existing, const char *name)
+{
+	if (!existing)
+		return false;
+	char *key = xasprintf("%s=", name);
+	bool named = strstr(existing, key) != NULL;
+	free(key);
+	return named;
+}
 
 char *hugepages_tunables(const char *existing)
 {
-	if (existing && strstr(existing, SETTING))
+	if (names(existing, SETTING))
 		return NULL; /* the user's word stands */
 	struct buf b = BUF_INIT;
 	if (existing && *existing)
 		buf_puts(&b, existing);
-	for (size_t i = 0; i < sizeof settings / sizeof *settings; i++) {
-		size_t name = strcspn(settings[i], "=");
-		char *key = xasprintf("%.*s=", (int)name, settings[i]);
-		bool named = existing && strstr(existing, key);
-		free(key);
-		if (named)
-			continue; /* nor is any other setting of the user's changed */
-		if (b.n)
-			buf_putc(&b, ':');
-		buf_puts(&b, settings[i]);
-	}
+	if (b.n)
+		buf_putc(&b, ':');
+	buf_puts(&b, SETTING "=1");
+	for (size_t i = 0; i < NKEEP; i++)
+		if (!names(existing, keep[i].name)) /* nor is any other setting of the user's changed */
+			buf_printf(&b, ":%s=%s", keep[i].name, keep[i].value);
 	return buf_detach(&b);
+}
+
+size_t hugepages_keep_params(const char *existing, int param[], int value[])
+{
+	if (names(existing, SETTING))
+		return 0; /* the user said what malloc does: all of it stands */
+	size_t n = 0;
+	for (size_t i = 0; i < NKEEP; i++)
+		if (!names(existing, keep[i].name)) {
+			param[n] = keep[i].param;
+			value[n++] = keep[i].mvalue;
+		}
+	return n;
 }
 
 void hugepages_for_site(const char *source_dir)
@@ -121,9 +144,10 @@ void hugepages_for_build(const char *source_dir, const char *outdir, bool force)
 		/* small pages, but what is freed is kept all the same (the
 		 * settings below, which need no re-execution) */
 		if ((!want || strcmp(want, "0")) && hugepages_site_is_big(source_dir, BIG_SITE)) {
-			mallopt(M_MMAP_THRESHOLD, 32 << 20);
-			mallopt(M_TRIM_THRESHOLD, -1); /* never: read as unsigned */
-			mallopt(M_TOP_PAD, 64 << 20);
+			int param[HUGEPAGES_KEEP_MAX], value[HUGEPAGES_KEEP_MAX];
+			size_t n = hugepages_keep_params(getenv("GLIBC_TUNABLES"), param, value);
+			for (size_t i = 0; i < n; i++)
+				mallopt(param[i], value[i]);
 		}
 		return;
 	}

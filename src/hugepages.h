@@ -10,6 +10,7 @@
 #ifndef SSG_HUGEPAGES_H
 #define SSG_HUGEPAGES_H
 #include <stdbool.h>
+#include <stddef.h>
 
 /* Keep the command line as main got it (option parsing reorders it). */
 void hugepages_init(int argc, char **argv);
@@ -28,6 +29,12 @@ void hugepages_for_site(const char *source_dir);
  * right after another build; BENCHMARKS.md, the thirty-fourth round).
  * SSG_HUGEPAGES=1 asks for huge pages there too. */
 void hugepages_for_build(const char *source_dir, const char *outdir, bool force);
+/* The mallopt settings that keep what malloc frees, as (param, value)
+ * pairs, but for the ones GLIBC_TUNABLES (existing, may be NULL) names;
+ * none when it names glibc.malloc.hugetlb (the user's word stands).
+ * Returns how many, at most HUGEPAGES_KEEP_MAX. */
+#define HUGEPAGES_KEEP_MAX 4
+size_t hugepages_keep_params(const char *existing, int param[], int value[]);
 /* Whether a build into outdir would be incremental: not forced, and the
  * last build's state is there. */
 bool hugepages_build_is_incremental(const char *outdir, bool force);

@@ -9,6 +9,8 @@
 #include "testutil.h"
 
 #include "hugepages.h"
+
+#include <malloc.h>
 #include "output.h"
 #include "path.h"
 
@@ -33,6 +35,27 @@ static void test_tunables(void **state)
 	/* the user's word stands, whatever it says */
 	assert_null(hugepages_tunables("glibc.malloc.hugetlb=0"));
 	assert_null(hugepages_tunables("glibc.malloc.arena_max=1:glibc.malloc.hugetlb=2"));
+}
+
+/* The settings an incremental build gives mallopt: the same three, but for
+ * those the user named, and none when the user said what to do with huge
+ * pages. */
+static void test_keep_params(void **state)
+{
+	(void)state;
+	int param[HUGEPAGES_KEEP_MAX], value[HUGEPAGES_KEEP_MAX];
+	assert_int_equal(hugepages_keep_params(NULL, param, value), 3);
+	assert_int_equal(param[0], M_MMAP_THRESHOLD);
+	assert_int_equal(value[0], 32 << 20);
+	assert_int_equal(param[1], M_TRIM_THRESHOLD);
+	assert_int_equal(value[1], -1);
+	assert_int_equal(param[2], M_TOP_PAD);
+	assert_int_equal(value[2], 64 << 20);
+	assert_int_equal(hugepages_keep_params("glibc.malloc.tcache_count=0", param, value), 3);
+	assert_int_equal(hugepages_keep_params("glibc.malloc.trim_threshold=1", param, value), 2);
+	assert_int_equal(param[0], M_MMAP_THRESHOLD);
+	assert_int_equal(param[1], M_TOP_PAD);
+	assert_int_equal(hugepages_keep_params("glibc.malloc.hugetlb=0", param, value), 0);
 }
 
 static void test_site_size(void **state)
@@ -71,6 +94,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_tunables),
+		cmocka_unit_test(test_keep_params),
 		cmocka_unit_test(test_site_size),
 		cmocka_unit_test(test_incremental),
 	};
