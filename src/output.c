@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
 #include <stdbool.h>
@@ -170,28 +171,43 @@ static void tree_digest(unsigned long long dev, unsigned long long ino, const ch
 	digest_end(&d, out);
 }
 
-/* The listings kept for the staging tree (returned, for tree_list_start)
- * and for the site in place (o->final_hint). */
-static char *take_trees(struct output *o, size_t *n)
+/* The listings kept for the staging tree (returned, for
+ * tree_list_start_borrowed) and for the site in place (o->final_hint):
+ * both lie in the file, mapped (o->trees_map, kept until output_free), not
+ * copied: at 10,000 documents the file is 6.7 MB, read and then copied
+ * before. */
+static const char *take_trees(struct output *o, size_t *n)
 {
-	char *mine = NULL;
+	const char *mine = NULL;
 	*n = 0;
-	struct buf b = BUF_INIT;
 	size_t head = sizeof TREES_MAGIC - 1;
-	if (buf_read_regular(&b, o->trees, 1u << 30) || b.n < head ||
-	    memcmp(b.p, TREES_MAGIC, head)) {
-		buf_free(&b);
+	int fd = open(o->trees, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	struct stat st;
+	void *map = MAP_FAILED;
+	if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+	    (unsigned long long)st.st_size <= 1ull << 30)
+		map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (fd >= 0)
+		close(fd);
+	if (map == MAP_FAILED)
+		return NULL;
+	const char *b = map;
+	size_t bn = (size_t)st.st_size;
+	if (bn < head || memcmp(b, TREES_MAGIC, head)) {
+		munmap(map, bn);
 		return NULL;
 	}
-	for (size_t at = head; b.n - at >= 40;) {
+	o->trees_map = map;
+	o->ntrees_map = bn;
+	for (size_t at = head; bn - at >= 40;) {
 		unsigned long long w[5], sum[2];
-		memcpy(w, b.p + at, sizeof w);
+		memcpy(w, b + at, sizeof w);
 		at += sizeof w;
-		if (w[2] > b.n - at)
+		if (w[2] > bn - at)
 			break;
-		const char *p = b.p + at;
+		const char *p = b + at;
 		at += w[2];
-		char **into = NULL;
+		const char **into = NULL;
 		size_t *len = NULL;
 		if (o->reused && w[0] == o->staging_dev && w[1] == o->staging_ino && !mine) {
 			into = &mine;
@@ -206,11 +222,9 @@ static char *take_trees(struct output *o, size_t *n)
 		tree_digest(w[0], w[1], p, w[2], sum);
 		if (sum[0] != w[3] || sum[1] != w[4])
 			continue;
-		*into = xmalloc(w[2] + 1);
-		memcpy(*into, p, w[2]);
+		*into = p;
 		*len = w[2];
 	}
-	buf_free(&b);
 	return mine;
 }
 
@@ -322,10 +336,10 @@ int output_begin(struct output *o, const char *dir, struct diags *d)
 	 * the note the last build left in it), its folders unchanged since the
 	 * last listing of it taken from that */
 	size_t nhint = 0;
-	char *hint = o->reused || o->has_final ? take_trees(o, &nhint) : NULL;
+	const char *hint = o->reused || o->has_final ? take_trees(o, &nhint) : NULL;
 	if (o->reused)
 		take_note(o);
-	if (o->reused && !tree_list_start(&o->spare_list, o->staging_fd, hint, nhint)) {
+	if (o->reused && !tree_list_start_borrowed(&o->spare_list, o->staging_fd, hint, nhint)) {
 		fail(o, o->staging, "cannot list the staging folder");
 		return -1;
 	}
@@ -568,16 +582,20 @@ static int link_unchanged(struct output *o)
  * each: tree_list.h), which this listing then replaces. */
 static size_t count_final_files(struct output *o)
 {
-	char *hint = o->final_hint;
+	const char *hint = o->final_hint;
 	size_t nhint = o->nfinal_hint;
+	bool owned = o->final_hint_owned;
 	o->final_hint = NULL;
 	o->nfinal_hint = 0;
+	o->final_hint_owned = false;
 	struct tree_list l;
 	if (o->final_fd < 0) {
-		free(hint);
+		if (owned)
+			free((char *)hint);
 		return (size_t)-1;
 	}
-	if (!tree_list_start(&l, o->final_fd, hint, nhint))
+	if (!(owned ? tree_list_start(&l, o->final_fd, (char *)hint, nhint)
+		    : tree_list_start_borrowed(&l, o->final_fd, hint, nhint)))
 		return (size_t)-1;
 	tree_list_wait(&l);
 	size_t n = (size_t)-1;
@@ -590,6 +608,7 @@ static size_t count_final_files(struct output *o)
 		if (kept.n) {
 			o->final_hint = kept.p;
 			o->nfinal_hint = kept.n;
+			o->final_hint_owned = true;
 		} else
 			buf_free(&kept);
 	}
@@ -1149,7 +1168,11 @@ void output_free(struct output *o)
 	free(o->staging);
 	free(o->spare);
 	free(o->trees);
-	free(o->final_hint);
+	if (o->final_hint_owned)
+		free((char *)o->final_hint);
+	/* the listings kept, which the hints above lay in */
+	if (o->trees_map)
+		munmap(o->trees_map, o->ntrees_map);
 	free(o->note);
 	pthread_mutex_destroy(&o->lock);
 	pthread_mutex_destroy(&o->settle_lock);

@@ -63,9 +63,13 @@ struct output {
 	struct tree_list spare_list; /* a reused tree's entries, listed while the build runs */
 	char *trees;       /* beside the spare: each tree's last listing (OUTPUT_TREES) */
 	unsigned long long staging_ino, final_dev, final_ino; /* which tree each folder is */
-	char *final_hint;  /* the listing kept for the site in place's tree (it becomes
-			    * the spare), taken from the file at the start */
+	const char *final_hint; /* the listing kept for the site in place's tree (it becomes
+			    * the spare), taken from the file at the start: in
+			    * trees_map, or the new listing's own (owned) */
 	size_t nfinal_hint;
+	bool final_hint_owned;
+	void *trees_map;   /* OUTPUT_TREES mapped, while listings lie in it */
+	size_t ntrees_map;
 	bool settled;      /* a reused tree is ready to be written into (output.c's settle) */
 	pthread_mutex_t settle_lock;
 	int failed;

@@ -24,8 +24,9 @@
 #define RACY_NS 2000000000LL /* a ctime this close to the listing is not trusted */
 
 struct tree_hint {
-	char *p;
+	const char *p;
 	size_t n;
+	bool owned;          /* p is freed with the listing (else the caller's) */
 	long long started;
 	struct hash folders; /* rel -> offset of the folder's inode, in p */
 	bool valid;
@@ -270,7 +271,7 @@ const struct tree_entry *tree_list_find(const struct tree_list *l, const char *r
 	return hash_get(&l->by_rel, rel, &i) ? &l->v[i] : NULL;
 }
 
-bool tree_list_start(struct tree_list *l, int dirfd, char *hint, size_t nhint)
+static bool start(struct tree_list *l, int dirfd, const char *hint, size_t nhint, bool owned)
 {
 	memset(l, 0, sizeof *l);
 	l->complete = true;
@@ -279,19 +280,31 @@ bool tree_list_start(struct tree_list *l, int dirfd, char *hint, size_t nhint)
 	l->started = ns_of(ts.tv_sec, ts.tv_nsec);
 	l->fd = fcntl(dirfd, F_DUPFD_CLOEXEC, 3);
 	if (l->fd < 0) {
-		free(hint);
+		if (owned)
+			free((char *)hint);
 		return false;
 	}
 	if (hint) {
 		l->hint = xcalloc(1, sizeof *l->hint);
 		l->hint->p = hint;
 		l->hint->n = nhint;
+		l->hint->owned = owned;
 	}
 	if (pthread_create(&l->thread, NULL, run, l))
 		run(l); /* no thread to spare: listed now */
 	else
 		l->running = true;
 	return true;
+}
+
+bool tree_list_start(struct tree_list *l, int dirfd, char *hint, size_t nhint)
+{
+	return start(l, dirfd, hint, nhint, true);
+}
+
+bool tree_list_start_borrowed(struct tree_list *l, int dirfd, const char *hint, size_t nhint)
+{
+	return start(l, dirfd, hint, nhint, false);
 }
 
 void tree_list_wait(struct tree_list *l)
@@ -356,7 +369,8 @@ void tree_list_free(struct tree_list *l)
 	free(l->v);
 	hash_free(&l->by_rel);
 	if (l->hint) {
-		free(l->hint->p);
+		if (l->hint->owned)
+			free((char *)l->hint->p);
 		hash_free(&l->hint->folders);
 		free(l->hint);
 	}

@@ -54,6 +54,9 @@ struct tree_list {
  * with l); a damaged hint is ignored whole. False, with nothing listed,
  * when dirfd cannot be duplicated. */
 bool tree_list_start(struct tree_list *l, int dirfd, char *hint, size_t nhint);
+/* The same with a hint that stays the caller's, unchanged until
+ * tree_list_free (the file it was kept in, mapped). */
+bool tree_list_start_borrowed(struct tree_list *l, int dirfd, const char *hint, size_t nhint);
 struct buf;
 /* Append the listing, as a hint for the next listing of the same tree, to
  * out (once listed); nothing when it is not complete. */
