@@ -51,6 +51,7 @@ struct page_task {
 	struct output_file file; /* its file in the new site, when known */
 	struct page_item *items; /* a list page's entries, where they lie (page_items.h) */
 	size_t nitems;
+	bool items_lent; /* items lie in the last build's (a kept page's), not freed */
 };
 
 struct render_job {
@@ -163,9 +164,11 @@ static void keep_items(struct render_job *j, struct page_task *t)
 							  : NULL;
 	if (!g || !t->file.ino || memcmp(&t->file, &g->file, sizeof t->file))
 		return;
-	t->items = xcalloc(g->n + 1, sizeof *t->items);
-	memcpy(t->items, j->items_before->v + g->from, g->n * sizeof *t->items);
+	/* lent, not copied (4 MB at 10,000 documents): the last build's stay
+	 * until the new ones are noted */
+	t->items = j->items_before->v + g->from;
 	t->nitems = g->n;
+	t->items_lent = true;
 }
 
 /* Render a list page whose inputs changed: the entries that are as they
@@ -876,7 +879,6 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 		doc_pages_free(&was.docs);
 		struct page_digests now = {0};
 		struct page_items items_now = {0};
-		page_items_free(&was.items);
 		for (size_t i = 0; i < k; i++) {
 			struct page_task *t = &j.tasks[i];
 			if (t->path) {
@@ -887,8 +889,10 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 						       t->nitems);
 				free(t->path);
 			}
-			free(t->items);
+			if (!t->items_lent)
+				free(t->items);
 		}
+		page_items_free(&was.items);
 		free(j.tasks);
 		pthread_mutex_destroy(&j.lock);
 		diags_sort(d);
