@@ -96,7 +96,12 @@ edit() {  # one document edited, then built: ssg's incremental build, Hugo's bui
 	# incremental build), a new entry linking to a resource no document cites
 	# (the most common contribution: a new resource, in Unsorted, changes the
 	# site's counts), and a paragraph of prose appended after the list
-	# (patched into the document's page: build_patch.h).
+	# (patched into the document's page: build_patch.h). Each with its output
+	# on tmpfs and on disk; the entry and link edits also on tmpfs "paused",
+	# each run three seconds after its edit, as a contributor's build comes:
+	# by then a virtual machine that hands freed memory back to its host
+	# (free page reporting) has done so, and a build's memory is fresh to
+	# the host too (src/hugepages.h).
 	local doc=00000-megatron-references.md
 	cp "$B/c10000/content/$doc" "$B/edit-c.md"
 	cp "$B/h10000/content/$doc" "$B/edit-h.md"
@@ -104,9 +109,11 @@ edit() {  # one document edited, then built: ssg's incremental build, Hugo's bui
 		local line='echo "Edited at $(date +%s%N)."'
 		[ $kind = prose ] && line='printf "\n\nEdited at %s.\n" "$(date +%s%N)"'
 		[ $kind = link ] && line='N=$(date +%s%N); printf -- "- [New resource %s](https://example.com/new/%s) - added\n" $N $N'
-		for where in tmpfs disk; do
-			local o=$B/oe
-			[ $where = tmpfs ] && o=$T/oe
+		for where in tmpfs disk paused; do
+			[ $where = paused ] && [ $kind = prose ] && continue
+			local o=$B/oe pause=
+			[ $where = disk ] || o=$T/oe
+			[ $where = paused ] && pause='; sleep 3'
 			rm -rf "$o" "$o-h"
 			cp "$B/edit-c.md" "$B/c10000/content/$doc"
 			cp "$B/edit-h.md" "$B/h10000/content/$doc"
@@ -116,34 +123,12 @@ edit() {  # one document edited, then built: ssg's incremental build, Hugo's bui
 			[ $kind = prose ] && name=edit-prose-$where-10000
 			[ $kind = link ] && name=edit-link-$where-10000
 			hf $name --warmup 1 --runs "$RUNS" \
-				--prepare "$line >> $B/c10000/content/$doc" \
+				--prepare "$line >> $B/c10000/content/$doc$pause" \
 				-n "ssg 10000 one $kind edit $where" "$SSG build -q -s $B/c10000 -o $o" \
-				--prepare "$line >> $B/h10000/content/$doc" \
+				--prepare "$line >> $B/h10000/content/$doc$pause" \
 				-n "hugo 10000 one $kind edit $where" "hugo --quiet --source $B/h10000 --destination $o-h"
 			rm -rf "$o" "$o-h" "$(dirname "$o")/.oe.ssg-spare"
 		done
-	done
-	# The entry and link edits again, each run three seconds after the
-	# edit, as a contributor's build comes: by then a virtual machine that
-	# hands freed memory back to its host (free page reporting) has done
-	# so, and a build's memory is fresh to the host too (src/hugepages.h).
-	for kind in entry link; do
-		local line='echo "Edited at $(date +%s%N)."'
-		[ $kind = link ] && line='N=$(date +%s%N); printf -- "- [New resource %s](https://example.com/new/%s) - added\n" $N $N'
-		local o=$T/oe
-		rm -rf "$o" "$o-h"
-		cp "$B/edit-c.md" "$B/c10000/content/$doc"
-		cp "$B/edit-h.md" "$B/h10000/content/$doc"
-		"$SSG" build -q -s "$B/c10000" -o "$o" 2>/dev/null
-		hugo --quiet --source "$B/h10000" --destination "$o-h"
-		local name=edit-paused-tmpfs-10000
-		[ $kind = link ] && name=edit-link-paused-tmpfs-10000
-		hf $name --warmup 1 --runs "$RUNS" \
-			--prepare "$line >> $B/c10000/content/$doc; sleep 3" \
-			-n "ssg 10000 paused $kind edit tmpfs" "$SSG build -q -s $B/c10000 -o $o" \
-			--prepare "$line >> $B/h10000/content/$doc; sleep 3" \
-			-n "hugo 10000 paused $kind edit tmpfs" "hugo --quiet --source $B/h10000 --destination $o-h"
-		rm -rf "$o" "$o-h" "$(dirname "$o")/.oe.ssg-spare"
 	done
 	cp "$B/edit-c.md" "$B/c10000/content/$doc"
 	cp "$B/edit-h.md" "$B/h10000/content/$doc"
