@@ -686,19 +686,15 @@ static void verify_section(struct section_load *L)
 	if (!L->ok)
 		return;
 	char *path = path_join(L->outdir, L->name);
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-	free(path);
 	struct stat st;
-	if (fd < 0 || fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size <= 0 ||
-	    L->head[2] != (unsigned long long)st.st_size) {
-		if (fd >= 0)
-			close(fd);
+	void *map = path_map_regular_at(AT_FDCWD, path, (size_t)-1, &st);
+	free(path);
+	if (!map)
+		return;
+	if (L->head[2] != (unsigned long long)st.st_size) {
+		munmap(map, (size_t)st.st_size);
 		return;
 	}
-	void *map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-	close(fd);
-	if (map == MAP_FAILED)
-		return;
 	r->bytes = map;
 	r->nbytes = (size_t)st.st_size;
 	/* the bytes the records point into, not a file changed since: the

@@ -3,9 +3,7 @@
 #include "commands.h"
 #include "diag.h"
 #include "hugepages.h"
-#include "path.h"
 #include "site.h"
-#include "xalloc.h"
 
 #include <getopt.h>
 #include <stdbool.h>
@@ -68,12 +66,9 @@ int cmd_build(int argc, char **argv)
 	struct diags d = DIAGS_INIT;
 	struct build_stats st;
 	o.exiting = true;
-	{
-		const char *src = o.source ? o.source : ".";
-		char *outdir = o.output ? xstrdup(o.output) : path_join(src, "public");
-		hugepages_for_build(src, outdir, o.force);
-		free(outdir);
-	}
+	char *outdir = site_output_dir(&o);
+	hugepages_for_build(o.source, outdir, o.force);
+	free(outdir);
 	int rc = site_build(&o, &d, &st);
 	print_diags(&d, verbose);
 	if (st.up_to_date && !quiet)

@@ -181,15 +181,9 @@ static const char *take_trees(struct output *o, size_t *n)
 	const char *mine = NULL;
 	*n = 0;
 	size_t head = sizeof TREES_MAGIC - 1;
-	int fd = open(o->trees, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	struct stat st;
-	void *map = MAP_FAILED;
-	if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
-	    (unsigned long long)st.st_size <= 1ull << 30)
-		map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-	if (fd >= 0)
-		close(fd);
-	if (map == MAP_FAILED)
+	void *map = path_map_regular_at(AT_FDCWD, o->trees, (size_t)1 << 30, &st);
+	if (!map)
 		return NULL;
 	const char *b = map;
 	size_t bn = (size_t)st.st_size;

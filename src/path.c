@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -301,6 +302,19 @@ int path_replace_at(int dfd, const char *name, const void *p, size_t n)
 		return -1;
 	}
 	return 0;
+}
+
+void *path_map_regular_at(int dfd, const char *name, size_t max, struct stat *st)
+{
+	int fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	void *map = MAP_FAILED;
+	if (fstat(fd, st) == 0 && S_ISREG(st->st_mode) && st->st_size > 0 &&
+	    (unsigned long long)st->st_size <= max)
+		map = mmap(NULL, (size_t)st->st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	return map == MAP_FAILED ? NULL : map;
 }
 
 void path_file_id(const struct stat *st, unsigned long long id[PATH_FILE_ID_WORDS])

@@ -58,6 +58,13 @@ int path_open_dir_within(const char *dir, const char *rel);
 int path_replace_at(int dfd, const char *name, const void *p, size_t n);
 
 struct stat;
+/* The regular file name in the folder dfd (AT_FDCWD: a path), never through
+ * a symlink, mapped read-only, with its stat in *st (st_size bytes mapped):
+ * NULL when it is not a regular file of 1 to max bytes, or cannot be
+ * mapped. munmap(p, st->st_size) when done. The files ssg keeps are
+ * replaced by a rename, never written in place, so a mapping keeps the
+ * bytes it was made with. */
+void *path_map_regular_at(int dfd, const char *name, size_t max, struct stat *st);
 /* What tells one version of a file from another, as far as stat goes: its
  * device, inode, size, mtime and ctime in nanoseconds (a write changes the
  * ctime, which nothing sets back). */

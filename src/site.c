@@ -702,6 +702,12 @@ void site_burial_wait(struct site_burial *b)
 	b->busy = false;
 }
 
+char *site_output_dir(const struct build_opts *o)
+{
+	const char *src = o->source ? o->source : ".";
+	return o->output ? xstrdup(o->output) : path_join(src, "public");
+}
+
 int site_build(const struct build_opts *o, struct diags *d, struct build_stats *st)
 {
 	double t0 = clock_ms();
@@ -710,7 +716,7 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 		site_burial_wait(o->burial);
 	memset(st, 0, sizeof *st);
 	const char *src = o->source ? o->source : ".";
-	char *outdir = o->output ? xstrdup(o->output) : path_join(src, "public");
+	char *outdir = site_output_dir(o);
 	/* A build that can neither stop early nor patch (forced, or with no state
 	 * in the output folder and no digests known by stat) fingerprints its
 	 * inputs after reading, the documents by the digests their reading took:

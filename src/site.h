@@ -83,6 +83,9 @@ int site_load(struct site *s, const struct build_opts *o, struct diags *d);
 /* Load, render and write the site atomically. 0 on success, -1 on errors
  * (the previous output is left as it was). */
 int site_build(const struct build_opts *o, struct diags *d, struct build_stats *st);
+/* The folder a build with o writes: --output, else <source>/public. The
+ * caller frees it. */
+char *site_output_dir(const struct build_opts *o);
 /* Wait until the model b holds is freed (at once when none is). */
 void site_burial_wait(struct site_burial *b);
 

@@ -7,7 +7,6 @@
 
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -125,19 +124,9 @@ bool words_memo_read(int dfd, const unsigned long long key[2], struct words_slic
 	char name[NAME_LEN + 1];
 	name_of(key, name);
 	*sl = (struct words_slice){.bytes = BUF_INIT};
-	if (dfd < 0)
-		return false;
-	/* a regular file, never through a symlink; a new slice is renamed in,
-	 * so the file mapped is never written while it is */
-	int fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	struct stat st;
-	void *map = MAP_FAILED;
-	if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
-	    (size_t)st.st_size <= SLICE_MAX)
-		map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-	if (fd >= 0)
-		close(fd);
-	if (map == MAP_FAILED)
+	void *map = dfd < 0 ? NULL : path_map_regular_at(dfd, name, SLICE_MAX, &st);
+	if (!map)
 		return false;
 	sl->bytes.p = map;
 	sl->bytes.n = (size_t)st.st_size;

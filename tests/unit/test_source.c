@@ -1,11 +1,15 @@
-/* source: front matter, format sniffing, discovery order; path: slugs and
- * path safety. */
+/* source: front matter, format sniffing, discovery order; path: slugs,
+ * path safety and files mapped. */
 #include "testutil.h"
 #include "buf.h"
 #include "yamlx.h"
 #include "path.h"
 #include "source.h"
+#include "xalloc.h"
 
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static char *write_tmp(const char *text)
@@ -312,6 +316,34 @@ static void test_safe_paths(void **state)
 	assert_string_equal(path_ext("dir.x/README"), "");
 }
 
+/* A file mapped: its bytes and stat; nothing for an empty file, a file
+ * over the limit, a folder, a symlink (not followed) or no file. */
+static void test_map_regular(void **state)
+{
+	(void)state;
+	char *path = write_tmp("mapped bytes\n");
+	struct stat st;
+	char *map = path_map_regular_at(AT_FDCWD, path, 64, &st);
+	assert_non_null(map);
+	assert_int_equal(st.st_size, 13);
+	assert_memory_equal(map, "mapped bytes\n", 13);
+	munmap(map, (size_t)st.st_size);
+	assert_null(path_map_regular_at(AT_FDCWD, path, 12, &st)); /* over max */
+	char *link = xasprintf("%s.link", path);
+	assert_int_equal(symlink(path, link), 0);
+	assert_null(path_map_regular_at(AT_FDCWD, link, 64, &st));
+	unlink(link);
+	free(link);
+	char *empty = write_tmp("");
+	assert_null(path_map_regular_at(AT_FDCWD, empty, 64, &st));
+	assert_null(path_map_regular_at(AT_FDCWD, "/tmp", 64, &st));
+	unlink(path);
+	assert_null(path_map_regular_at(AT_FDCWD, path, 64, &st));
+	unlink(empty);
+	free(empty);
+	free(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -323,6 +355,7 @@ int main(void)
 		cmocka_unit_test(test_discover_sorted),
 		cmocka_unit_test(test_slugs),
 		cmocka_unit_test(test_safe_paths),
+		cmocka_unit_test(test_map_regular),
 	};
 	return cmocka_run_group_tests_name("source", tests, NULL, NULL);
 }
