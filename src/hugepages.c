@@ -14,7 +14,6 @@
 #include <unistd.h>
 
 #define SETTING "glibc.malloc.hugetlb"
-_Static_assert(HUGEPAGES_KEEP_MAX >= 3, "room for the keep settings");
 /* content/ entries from which huge pages pay (the five-document portal is
  * better off without them, 1,000 documents are 4 % quicker with them) */
 #define BIG_SITE 200
@@ -56,6 +55,7 @@ static const struct keep_setting {
 	{"glibc.malloc.top_pad", "67108864", M_TOP_PAD, 64 << 20},
 };
 #define NKEEP (sizeof keep / sizeof *keep)
+_Static_assert(NKEEP <= HUGEPAGES_KEEP_MAX, "hugepages_keep_params has room for them all");
 
 /* Whether GLIBC_TUNABLES (existing) names the setting. */
 static bool names(const char *existing, const char *name)
