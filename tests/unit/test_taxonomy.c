@@ -51,16 +51,23 @@ static void add_doc(struct site *s, const char *text, const char *name)
 	d->title = strdup(name);
 }
 
-static struct site *build(void)
+/* A site with the test's site.yml, and room for ndocs documents. */
+static struct site *new_site(size_t ndocs)
 {
 	struct site *s = calloc(1, sizeof *s);
 	struct diags d = DIAGS_INIT;
 	assert_int_equal(config_parse(&s->cfg, yml, strlen(yml), "site.yml", &d), 0);
-	s->docs = calloc(2, sizeof *s->docs);
+	diags_free(&d);
+	s->docs = calloc(ndocs, sizeof *s->docs);
+	return s;
+}
+
+static struct site *build(void)
+{
+	struct site *s = new_site(2);
 	add_doc(s, doc_a, "a.md");
 	add_doc(s, doc_b, "b.md");
 	model_build(s);
-	diags_free(&d);
 	return s;
 }
 
@@ -345,10 +352,7 @@ static int expected_topic(const struct site *s, size_t d)
 static void test_doc_topic(void **state)
 {
 	(void)state;
-	struct site *s = calloc(1, sizeof *s);
-	struct diags d = DIAGS_INIT;
-	assert_int_equal(config_parse(&s->cfg, yml, strlen(yml), "site.yml", &d), 0);
-	s->docs = calloc(4, sizeof *s->docs);
+	struct site *s = new_site(4);
 	add_doc(s, doc_a, "a.md");
 	add_doc(s, doc_b, "b.md");
 	add_doc(s, doc_a, "c.md");
@@ -373,7 +377,6 @@ static void test_doc_topic(void **state)
 	view_release(s);
 	assert_null(s->doc_primary);
 	free(made);
-	diags_free(&d);
 	model_free(s);
 	free(s);
 }
