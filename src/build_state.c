@@ -697,6 +697,8 @@ static void verify_section(struct section_load *L)
 	}
 	r->bytes = map;
 	r->nbytes = (size_t)st.st_size;
+	r->dev = (unsigned long long)st.st_dev;
+	r->ino = (unsigned long long)st.st_ino;
 	/* the bytes the records point into, not a file changed since: the
 	 * very file the build that noted them left (a file copied, moved or
 	 * written since is another: its records are made again, once) */

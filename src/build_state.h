@@ -107,6 +107,7 @@ struct json_records {
 	size_t nslots;
 	char *bytes;           /* the file in place, mapped */
 	size_t nbytes;
+	unsigned long long dev, ino; /* that file's */
 };
 /* Each empty (0) when the file or its records are missing, damaged or not of
  * the file in place: the very file the last build left, as source_dir's

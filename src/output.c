@@ -791,6 +791,7 @@ struct output_stream {
 	struct spread_ticket ticket;
 	size_t n;          /* bytes put */
 	bool failed;
+	const char *lent;  /* the file in place, mapped (output_stream_lend), or NULL */
 };
 
 struct output_stream *output_stream_open(struct output *o, const char *relpath)
@@ -813,11 +814,22 @@ struct output_stream *output_stream_open(struct output *o, const char *relpath)
 	return w;
 }
 
+void output_stream_lend(struct output_stream *w, const char *bytes, size_t n,
+			unsigned long long dev, unsigned long long ino)
+{
+	if (bytes && w->old_fd >= 0 && (unsigned long long)w->was.st_dev == dev &&
+	    (unsigned long long)w->was.st_ino == ino && (size_t)w->was.st_size == n)
+		w->lent = bytes;
+}
+
 /* Whether the file in place holds these n bytes next. */
 static bool stream_agrees(struct output_stream *w, const char *p, size_t n)
 {
 	if ((size_t)w->was.st_size - w->agreed < n)
 		return false;
+	/* its own bytes, from where they lie in it */
+	if (w->lent && p == w->lent + w->agreed)
+		return true;
 	char chunk[65536];
 	for (size_t off = 0; off < n;) {
 		size_t want = n - off < sizeof chunk ? n - off : sizeof chunk;

@@ -96,6 +96,12 @@ int output_write_noted(struct output *o, const char *relpath, const void *data, 
 struct output_stream;
 struct output_stream *output_stream_open(struct output *o, const char *relpath);
 void output_stream_put(struct output_stream *w, const void *p, size_t n);
+/* The file in place is also mapped at bytes (n of them, the file whose
+ * device and inode are dev and ino): bytes put from there, at the very
+ * offset they lie at in it, agree without being read again (a data file's
+ * records kept from the file in place). Ignored unless it is that file. */
+void output_stream_lend(struct output_stream *w, const char *bytes, size_t n,
+			unsigned long long dev, unsigned long long ino);
 int output_stream_close(struct output_stream *w);
 /* The previous site's relpath, when it is a regular file: its bytes in *b
  * and its identity in *file. -1 otherwise. */

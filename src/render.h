@@ -45,6 +45,7 @@ struct json_reuse {
 	size_t nslots;                    /* (a power of two), each index + 1, 0 empty */
 	const char *bytes;                /* the file in place */
 	size_t nbytes;
+	unsigned long long dev, ino;      /* that file's (output_stream_lend) */
 	const unsigned long long (*keys)[2]; /* per record of this build */
 	struct json_record *now;          /* per record, filled: where it went */
 	bool check;                       /* render every record, count the reused that differ */

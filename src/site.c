@@ -337,6 +337,9 @@ static void write_data_file(struct render_job *j, struct site *s, struct output 
 	}
 	struct data_out d = {output_stream_open(out, data_files[i].path), NULL};
 	struct data_sink sink = {put_data, &d};
+	/* the records kept are the file in place's own bytes */
+	output_stream_lend(d.file, j->data[i].bytes, j->data[i].nbytes, j->data[i].dev,
+			   j->data[i].ino);
 	if (i == DATA_RESOURCES) {
 		j->data_size[i] = render_resources_json(s, &sink, &j->data[i]);
 	} else {
@@ -655,6 +658,8 @@ static void data_reuse_begin(struct render_job *j, struct json_records before[ND
 						 .nslots = before[i].nslots,
 						 .bytes = before[i].bytes,
 						 .nbytes = before[i].nbytes,
+						 .dev = before[i].dev,
+						 .ino = before[i].ino,
 						 .keys = (const unsigned long long(*)[2])keys[i],
 						 .now = xcalloc(n[i] + 1, sizeof *j->data[i].now),
 						 .check = j->check_inputs};
