@@ -233,7 +233,7 @@ static void put_tree(struct buf *b, unsigned long long dev, unsigned long long i
 
 /* After the swap: the new site's tree (the staging folder as this build
  * listed it) and the spare's (the old site, as the file had it). */
-static void keep_trees(struct output *o, bool swapped)
+static void keep_trees_now(struct output *o, bool swapped)
 {
 	struct buf b = BUF_INIT, mine = BUF_INIT;
 	buf_puts(&b, TREES_MAGIC);
@@ -256,6 +256,24 @@ static void keep_trees(struct output *o, bool swapped)
 	free(parent);
 	buf_free(&mine);
 	buf_free(&b);
+}
+
+static void *keep_trees_run(void *arg)
+{
+	struct output *o = arg;
+	keep_trees_now(o, o->trees_swapped);
+	return NULL;
+}
+
+/* The same on a thread of its own, which output_free waits for: 6.7 MB of
+ * listings at 10,000 documents, made and written while the build saves its
+ * state (the file is a cache of the next build's; nothing reads it before). */
+static void keep_trees(struct output *o, bool swapped)
+{
+	o->trees_swapped = swapped;
+	o->trees_writing = pthread_create(&o->trees_writer, NULL, keep_trees_run, o) == 0;
+	if (!o->trees_writing)
+		keep_trees_now(o, swapped);
 }
 
 int output_begin(struct output *o, const char *dir, struct diags *d)
@@ -1156,6 +1174,8 @@ void output_abort(struct output *o)
 
 void output_free(struct output *o)
 {
+	if (o->trees_writing)
+		pthread_join(o->trees_writer, NULL);
 	for (size_t i = 0; i < o->nsame; i++)
 		free(o->same[i]);
 	free(o->same);

@@ -72,6 +72,8 @@ struct output {
 	size_t ntrees_map;
 	bool settled;      /* a reused tree is ready to be written into (output.c's settle) */
 	pthread_mutex_t settle_lock;
+	pthread_t trees_writer; /* keeping the trees' listings after a commit (output_free waits) */
+	bool trees_writing, trees_swapped;
 	int failed;
 	int jobs;          /* threads for linking and removing (1 unless set) */
 	pthread_mutex_t lock;

@@ -576,6 +576,55 @@ static void record_doc_pages(const struct site *s, const struct file_digests *di
 	free(of_doc);
 }
 
+/* record_doc_pages on a thread of its own. */
+struct doc_records {
+	const struct site *s;
+	const struct file_digests *digests;
+	const struct page_task *tasks;
+	size_t ntasks;
+	const struct doc_pages *before;
+	struct doc_pages now;
+	pthread_t thread;
+	bool busy;
+};
+
+static void *record_doc_pages_run(void *arg)
+{
+	struct doc_records *r = arg;
+	record_doc_pages(r->s, r->digests, r->tasks, r->ntasks, r->before, &r->now);
+	return NULL;
+}
+
+/* What the next build needs of this one, saved once the new site is in
+ * place: each a file of its own, saved side by side. */
+struct state_saves {
+	const char *outdir, *env, *frame, *source_dir;
+	struct output *out;
+	const struct json_reuse *data;
+	size_t n[NDATA_KEPT], size[NDATA_KEPT];
+	struct page_digests pages;
+	struct page_items items;
+	struct doc_pages docs;
+};
+#define NSTATE_SAVES 4
+
+static void save_state(void *ctx, size_t i)
+{
+	struct state_saves *v = ctx;
+	if (i == 0) {
+		/* the note of the pages' files goes with the spare */
+		struct buf note = BUF_INIT;
+		page_digests_save(&v->pages, v->outdir, v->env, v->out->spare_kept ? &note : NULL);
+		output_note(v->out, note.p, note.n);
+		buf_free(&note);
+	} else if (i == 1)
+		json_records_save(v->data, v->n, v->size, v->outdir, v->source_dir);
+	else if (i == 2)
+		doc_pages_save(&v->docs, v->outdir, v->frame);
+	else if (v->items.npages)
+		page_items_save(&v->items, v->outdir, v->env);
+}
+
 /* Refuse an output folder that holds the sources, or one that is not ours. */
 static int check_output_dir(const char *src, const char *outdir, struct diags *d)
 {
@@ -885,26 +934,29 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 		st->word_slices_kept = j.words_done.kept;
 		mustache_set_free(j.tpl);
 		page_digests_free(&was.pages);
-		struct doc_pages docs_now = {0};
-		record_doc_pages(&s, &digests, j.tasks, k, &was.docs, &docs_now);
-		doc_pages_free(&was.docs);
-		struct page_digests now = {0};
-		struct page_items items_now = {0};
+		/* the documents' pages recorded while the site is swapped in */
+		struct doc_records dr = {.s = &s, .digests = &digests, .tasks = j.tasks, .ntasks = k,
+					 .before = &was.docs};
+		dr.busy = pthread_create(&dr.thread, NULL, record_doc_pages_run, &dr) == 0;
+		if (!dr.busy)
+			record_doc_pages_run(&dr);
+		struct state_saves sv = {.outdir = outdir, .env = was.env, .frame = frame,
+					 .source_dir = s.source_dir, .out = &out, .data = j.data,
+					 .n = {s.nres, s.ndocs + s.nres}};
+		memcpy(sv.size, j.data_size, sizeof sv.size);
 		for (size_t i = 0; i < k; i++) {
 			struct page_task *t = &j.tasks[i];
 			if (t->path) {
-				page_digests_add(&now, t->path, t->digest,
+				page_digests_add(&sv.pages, t->path, t->digest,
 						 t->tracked ? t->inputs : NULL, &t->file);
 				if (t->nitems && t->file.ino)
-					page_items_add(&items_now, t->path, &t->file, t->items,
+					page_items_add(&sv.items, t->path, &t->file, t->items,
 						       t->nitems);
-				free(t->path);
 			}
 			if (!t->items_lent)
 				free(t->items);
 		}
 		page_items_free(&was.items);
-		free(j.tasks);
 		pthread_mutex_destroy(&j.lock);
 		diags_sort(d);
 		if (diags_count(d, SEV_ERROR)) {
@@ -916,23 +968,19 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 			rc = output_commit(&out);
 			if (rc == 0 && o->committed)
 				o->committed(o->committed_ctx);
-			if (rc == 0) {
-				/* the note of the pages' files goes with the spare */
-				struct buf note = BUF_INIT;
-				page_digests_save(&now, outdir, was.env,
-						  out.spare_kept ? &note : NULL);
-				output_note(&out, note.p, note.n);
-				buf_free(&note);
-				size_t n[NDATA_KEPT] = {s.nres, s.ndocs + s.nres};
-				json_records_save(j.data, n, j.data_size, outdir, s.source_dir);
-				doc_pages_save(&docs_now, outdir, frame);
-				if (items_now.npages)
-					page_items_save(&items_now, outdir, was.env);
-			}
 		}
-		page_digests_free(&now);
-		page_items_free(&items_now);
-		doc_pages_free(&docs_now);
+		if (dr.busy)
+			pthread_join(dr.thread, NULL);
+		sv.docs = dr.now;
+		for (size_t i = 0; i < k; i++)
+			free(j.tasks[i].path);
+		free(j.tasks);
+		doc_pages_free(&was.docs);
+		if (rc == 0)
+			pool_run(pool_threads(o->jobs), NSTATE_SAVES, save_state, &sv);
+		page_digests_free(&sv.pages);
+		page_items_free(&sv.items);
+		doc_pages_free(&sv.docs);
 		for (size_t i = 0; i < NDATA_KEPT; i++)
 			free(j.data[i].now);
 		st->write_ms = clock_ms() - t1;
