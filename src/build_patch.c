@@ -37,6 +37,7 @@ struct patch_job {
 	long long delta;     /* bytes the pages grow by */
 	bool may_preview;    /* a page may be previewed (build_opts.previewed) */
 	bool previewed;      /* one was: the site is not whole until built in full */
+	struct patch_descs *descs;
 };
 
 /* The documents whose bytes changed, each with its page; false when one has
@@ -68,26 +69,40 @@ static bool find_edits(struct patch_job *j)
 	return j->n > 0 && j->recs.index.n == j->nall;
 }
 
+char *build_patch_beside(const char *outdir, size_t k, const char *const *parts,
+			 const size_t *lens, size_t nparts)
+{
+	char *tmp = xasprintf("%s" OUTPUT_STATE_TMP "%ld-patch-%zu", outdir, (long)getpid(), k);
+	unlink(tmp);
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	FILE *f = fd >= 0 ? fdopen(fd, "wb") : NULL;
+	if (fd >= 0 && !f)
+		close(fd);
+	bool ok = f != NULL;
+	for (size_t i = 0; ok && i < nparts; i++)
+		ok = fwrite(parts[i], 1, lens[i], f) == lens[i];
+	if (f && fclose(f))
+		ok = false;
+	if (!ok) {
+		unlink(tmp);
+		free(tmp);
+		return NULL;
+	}
+	return tmp;
+}
+
 /* Write the page's bytes with body in place of [at, at + len) to a new
  * file beside the output folder: p->tmp. */
 static bool write_beside(struct patch_job *j, size_t k, const struct buf *page, const char *body)
 {
 	struct patch *p = &j->p[k];
 	size_t at = (size_t)p->was->at, len = (size_t)p->was->len, n = strlen(body);
-	size_t rest = page->n - at - len;
-	p->tmp = xasprintf("%s" OUTPUT_STATE_TMP "%ld-patch-%zu", j->outdir, (long)getpid(), k);
-	unlink(p->tmp);
-	int fd = open(p->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-	FILE *f = fd >= 0 ? fdopen(fd, "wb") : NULL;
-	if (fd >= 0 && !f)
-		close(fd);
-	bool ok = f && fwrite(page->p, 1, at, f) == at && fwrite(body, 1, n, f) == n &&
-		  fwrite(page->p + at + len, 1, rest, f) == rest;
-	if (f && fclose(f))
-		ok = false;
+	const char *parts[3] = {page->p, body, page->p + at + len};
+	size_t lens[3] = {at, n, page->n - at - len};
+	p->tmp = build_patch_beside(j->outdir, k, parts, lens, 3);
 	p->now.len = (long)n;
 	j->delta += (long long)n - p->was->len;
-	return ok;
+	return p->tmp != NULL;
 }
 
 /* What a citation links to, for matching old ones to new ones. */
@@ -159,6 +174,46 @@ static bool patch_one(struct patch_job *j, size_t k, const struct doc_cache *cac
 	return ok;
 }
 
+void patch_descs_free(struct patch_descs *p)
+{
+	for (size_t k = 0; k < p->n; k++) {
+		for (size_t i = 0; i < p->v[k].ncites; i++)
+			free(p->v[k].was[i]);
+		free(p->v[k].was);
+		free(p->v[k].relpath);
+	}
+	p->n = 0;
+}
+
+/* Whether every edited document (read again: j->s's) gives its cached
+ * record but for its entries' descriptions: then each, with those
+ * descriptions as they were, goes to j->descs. */
+static void collect_descs(struct patch_job *j, const struct doc_cache *cache)
+{
+	struct patch_descs *e = j->descs;
+	for (size_t k = 0; k < j->n; k++) {
+		const struct doc *now = &j->s.docs[k];
+		struct doc was = {0};
+		was.relpath = xstrdup(j->p[k].was->relpath);
+		bool ok = now->ok && doc_cache_get(cache, was.relpath, j->p[k].was->digest, &was) &&
+			  was.ncites == now->ncites && doc_cache_same_but_descs(&was, now);
+		if (ok) {
+			struct patch_desc_doc *v = &e->v[e->n++];
+			v->relpath = xstrdup(was.relpath);
+			v->ncites = was.ncites;
+			v->was = xcalloc(was.ncites + 1, sizeof *v->was);
+			for (size_t i = 0; i < was.ncites; i++)
+				v->was[i] = was.cites[i].desc ? xstrdup(was.cites[i].desc) : NULL;
+			memcpy(v->digest, j->p[k].now.digest, sizeof v->digest);
+		}
+		doc_free(&was);
+		if (!ok) {
+			patch_descs_free(e);
+			return;
+		}
+	}
+}
+
 /* Read the edited documents again and make their new pages; the document
  * cache gets their new entries. */
 static bool make_pages(struct patch_job *j)
@@ -195,6 +250,9 @@ static bool make_pages(struct patch_job *j)
 	bool ok = cache.valid;
 	for (size_t k = 0; ok && k < j->n; k++)
 		ok = patch_one(j, k, &cache, &s->docs[k]);
+	/* not patched whole: a build follows, which may patch descriptions */
+	if (cache.valid && (!ok || j->previewed))
+		collect_descs(j, &cache);
 	/* the new cache entries, in the places of their documents */
 	size_t read = 0;
 	for (size_t k = 0; k < j->n; k++)
@@ -217,46 +275,58 @@ static bool make_pages(struct patch_job *j)
 	return ok;
 }
 
-/* Put the new pages in: the state first says it does not know them. */
-static bool put_pages(struct patch_job *j)
+int build_patch_put(const char *outdir, const char *const *pages, char **tmps, size_t n,
+		    const struct doc_page_rec *recs, size_t nrecs)
 {
-	const char *paths[BUILD_PATCH_MAX_DOCS];
-	struct doc_page_rec now[BUILD_PATCH_MAX_DOCS];
-	for (size_t k = 0; k < j->n; k++) {
-		paths[k] = j->p[k].was->page;
-		now[k] = j->p[k].now;
-	}
-	build_state_forget_some(j->outdir, true);
-	if (page_digests_forget_some(j->outdir, paths, j->n) ||
-	    doc_pages_append(j->outdir, now, j->n))
-		return false;
-	bool ok = true;
-	for (size_t k = 0; k < j->n; k++) {
+	build_state_forget_some(outdir, true);
+	if (page_digests_forget_some(outdir, pages, n) || doc_pages_append(outdir, recs, nrecs))
+		return -1;
+	int rc = 0;
+	for (size_t k = 0; k < n; k++) {
 		/* into the page's own folder, reached through real folders only:
 		 * a symlink put in the output folder (a repository can commit
 		 * one) would have the page written wherever it points */
-		const char *page = j->p[k].was->page;
-		char *parent = path_dirname(page);
-		int pfd = path_open_dir_within(j->outdir, parent);
-		if (pfd < 0 || renameat(AT_FDCWD, j->p[k].tmp, pfd, path_basename(page)))
-			ok = false;
+		char *parent = path_dirname(pages[k]);
+		int pfd = path_open_dir_within(outdir, parent);
+		if (pfd < 0 || renameat(AT_FDCWD, tmps[k], pfd, path_basename(pages[k])))
+			rc = -1;
 		else {
-			free(j->p[k].tmp);
-			j->p[k].tmp = NULL;
+			free(tmps[k]);
+			tmps[k] = NULL;
 		}
 		if (pfd >= 0)
 			close(pfd);
 		free(parent);
 	}
-	return ok;
+	return rc;
+}
+
+/* Put the new pages in: the state first says it does not know them. */
+static bool put_pages(struct patch_job *j)
+{
+	const char *paths[BUILD_PATCH_MAX_DOCS];
+	char *tmps[BUILD_PATCH_MAX_DOCS];
+	struct doc_page_rec now[BUILD_PATCH_MAX_DOCS];
+	for (size_t k = 0; k < j->n; k++) {
+		paths[k] = j->p[k].was->page;
+		tmps[k] = j->p[k].tmp;
+		now[k] = j->p[k].now;
+	}
+	int rc = build_patch_put(j->outdir, paths, tmps, j->n, now, j->n);
+	for (size_t k = 0; k < j->n; k++)
+		j->p[k].tmp = tmps[k];
+	return rc == 0;
 }
 
 int build_patch(const struct build_opts *o, const char *outdir,
 		const struct file_digests *digests, const char fp[33], const char frame[33],
-		struct diags *d, struct build_stats *st, struct doc_pages *left)
+		struct diags *d, struct build_stats *st, struct doc_pages *left,
+		struct patch_descs *descs)
 {
 	struct patch_job j = {.src = o->source ? o->source : ".", .outdir = outdir,
-			      .digests = digests, .may_preview = o->previewed != NULL};
+			      .digests = digests, .may_preview = o->previewed != NULL,
+			      .descs = descs};
+	descs->n = 0;
 	struct diags last = DIAGS_INIT;
 	struct build_stats was;
 	memset(left, 0, sizeof *left);

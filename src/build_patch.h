@@ -44,6 +44,34 @@
  * document parses in less). */
 #define BUILD_PATCH_HAND_OVER (256u << 10)
 
+/* When the patch does not apply but every edited document gives the record
+ * its cached version gave save for its entries' descriptions
+ * (doc_cache_same_but_descs), those documents, each with the descriptions
+ * its entries had: build_descs.h patches the pages they show on once the
+ * model is built. */
+struct patch_desc_doc {
+	char *relpath;
+	char **was;       /* per citation, its description as it was (NULL: none) */
+	size_t ncites;
+	unsigned long long digest[2]; /* the document's bytes now */
+};
+struct patch_descs {
+	struct patch_desc_doc v[BUILD_PATCH_MAX_DOCS];
+	size_t n;
+};
+void patch_descs_free(struct patch_descs *p);
+
+/* A page's new bytes (parts, one after another) in a file beside outdir,
+ * numbered k: its path, or NULL when it could not be written. */
+char *build_patch_beside(const char *outdir, size_t k, const char *const *parts,
+			 const size_t *lens, size_t nparts);
+/* Put n pages written beside outdir (tmps[k], each set to NULL once in
+ * place) at their paths in it, through real folders only; the state first
+ * forgets the site's fingerprint and the pages' views, and the documents'
+ * pages get recs (nrecs of them). -1 when one could not be put. */
+int build_patch_put(const char *outdir, const char *const *pages, char **tmps, size_t n,
+		    const struct doc_page_rec *recs, size_t nrecs);
+
 /* Patch the site in outdir, built from o's sources with frame fingerprint
  * frame, to the inputs whose fingerprint is fp (content/'s files hashed into
  * digests). 0 when done (the last build's diagnostics in d, its counts in st);
@@ -51,9 +79,12 @@
  * untouched); -1 when the build must be made in full (outdir then still
  * holds a whole site, and d and st are untouched; left then holds the site in
  * place's documents' pages when they were read, for the build not to read
- * them again, else nothing). */
+ * them again, else nothing). descs gets the edited documents when the build
+ * that follows may patch their descriptions (above); else it is left
+ * empty. */
 int build_patch(const struct build_opts *o, const char *outdir,
 		const struct file_digests *digests, const char fp[33], const char frame[33],
-		struct diags *d, struct build_stats *st, struct doc_pages *left);
+		struct diags *d, struct build_stats *st, struct doc_pages *left,
+		struct patch_descs *descs);
 
 #endif

@@ -95,9 +95,10 @@ static void put_meta(struct buf *b, const struct doc_meta *m)
  * entries, images) unless whole. *body_at (when whole): where the
  * body's bytes start in b, or SIZE_MAX when it has none. For a preview
  * (doc_cache_previewable): the format, the metadata and the links to other
- * files alone. */
+ * files alone. Without the entries' descriptions when descs is false
+ * (doc_cache_same_but_descs). */
 static void put_doc_as(struct buf *b, const struct doc *d, bool whole, size_t *body_at,
-		       bool preview)
+		       bool preview, bool descs)
 {
 	put_u32(b, (uint32_t)d->format);
 	put_meta(b, &d->meta);
@@ -132,7 +133,7 @@ static void put_doc_as(struct buf *b, const struct doc *d, bool whole, size_t *b
 		put_doc_str(b, c->canonical);
 		put_doc_str(b, c->text);
 		put_doc_str(b, c->title);
-		put_doc_str(b, c->desc);
+		put_doc_str(b, descs ? c->desc : NULL);
 		put_int(b, c->line);
 		put_int(b, c->col);
 		put_int(b, c->heading);
@@ -178,7 +179,7 @@ static void put_doc_as(struct buf *b, const struct doc *d, bool whole, size_t *b
 
 static void put_doc(struct buf *b, const struct doc *d, bool whole, size_t *body_at)
 {
-	put_doc_as(b, d, whole, body_at, false);
+	put_doc_as(b, d, whole, body_at, false, true);
 }
 
 size_t doc_cache_put(struct buf *out, const struct doc *d, const unsigned long long digest[2])
@@ -195,11 +196,11 @@ size_t doc_cache_put(struct buf *out, const struct doc *d, const unsigned long l
 	return body_at == SIZE_MAX ? SIZE_MAX : 4 + body_at; /* after the entry's length */
 }
 
-static bool same_as(const struct doc *a, const struct doc *b, bool preview)
+static bool same_as(const struct doc *a, const struct doc *b, bool preview, bool descs)
 {
 	struct buf x = BUF_INIT, y = BUF_INIT;
-	put_doc_as(&x, a, false, NULL, preview);
-	put_doc_as(&y, b, false, NULL, preview);
+	put_doc_as(&x, a, false, NULL, preview, descs);
+	put_doc_as(&y, b, false, NULL, preview, descs);
 	bool same = x.n == y.n && !memcmp(x.p, y.p, x.n);
 	buf_free(&x);
 	buf_free(&y);
@@ -208,12 +209,17 @@ static bool same_as(const struct doc *a, const struct doc *b, bool preview)
 
 bool doc_cache_same_record(const struct doc *a, const struct doc *b)
 {
-	return same_as(a, b, false);
+	return same_as(a, b, false, true);
+}
+
+bool doc_cache_same_but_descs(const struct doc *a, const struct doc *b)
+{
+	return same_as(a, b, false, false);
 }
 
 bool doc_cache_previewable(const struct doc *was, const struct doc *now)
 {
-	return !diags_count(&now->diags, SEV_ERROR) && same_as(was, now, true);
+	return !diags_count(&now->diags, SEV_ERROR) && same_as(was, now, true, true);
 }
 
 void doc_cache_env(const char *source_dir, char env[33])

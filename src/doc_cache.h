@@ -82,6 +82,11 @@ size_t doc_cache_put(struct buf *out, const struct doc *d, const unsigned long l
  * what only `ssg check` reads (where links are listed, images). Two
  * versions with the same record make the same model. */
 bool doc_cache_same_record(const struct doc *a, const struct doc *b);
+/* The same but for the descriptions of its entries (citation.desc), which
+ * show beside the document's own page only on their resources' pages (each
+ * among the descriptions it was given) and, the longest, as a resource's
+ * description (build_descs.h). */
+bool doc_cache_same_but_descs(const struct doc *a, const struct doc *b);
 /* Whether now's page can be previewed from was's (build_patch.h): the same
  * format, metadata (front matter) and links to other files, whatever else
  * changed (citations, headings, title, description, prose). Never with an

@@ -4,6 +4,7 @@
 #include "hash.h"
 #include "buf.h"
 #include "clock.h"
+#include "build_descs.h"
 #include "build_patch.h"
 #include "build_state.h"
 #include "doc_cache.h"
@@ -625,6 +626,23 @@ static void save_state(void *ctx, size_t i)
 		page_items_save(&v->items, v->outdir, v->env);
 }
 
+/* The staging folder begun, and the site in place's records loaded on a
+ * thread (site_before.h), for a build in full; false when the output
+ * cannot be begun (was's documents' pages are then freed). */
+static bool begin_output(struct output *out, struct site_before *was, bool ours, struct diags *d)
+{
+	bool begun = ours && output_begin(out, was->outdir, d) == 0;
+	if (ours && !begun) {
+		output_abort(out);
+		output_free(out);
+	}
+	if (begun)
+		site_before_start(was);
+	else
+		doc_pages_free(&was->docs);
+	return begun;
+}
+
 /* Refuse an output folder that holds the sources, or one that is not ours. */
 static int check_output_dir(const char *src, const char *outdir, struct diags *d)
 {
@@ -799,8 +817,10 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 	/* only documents' prose changed: their pages are patched (or previewed,
 	 * and built in full at once) */
 	struct doc_pages patch_read = {0}; /* what a patch read of the site in place */
+	struct patch_descs descs = {0};    /* or: descriptions to patch after the model */
 	int patched = !after && !o->force && ours
-			      ? build_patch(o, outdir, &digests, fp, frame, d, st, &patch_read)
+			      ? build_patch(o, outdir, &digests, fp, frame, d, st, &patch_read,
+					    &descs)
 			      : -1;
 	if (patched == 0) {
 		output_tidy(outdir);
@@ -817,21 +837,14 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 	with_digests.digests = after ? NULL : &digests;
 	with_digests.learned = learned;
 	/* the staging folder first: the older site it reuses is listed while
-	 * the documents are read and modelled (output.c) */
+	 * the documents are read and modelled (output.c); not when only
+	 * descriptions may have to be patched (build_descs.h) */
 	struct output out;
-	bool begun = false;
-	if (ours && !(begun = output_begin(&out, outdir, d) == 0)) {
-		output_abort(&out);
-		output_free(&out);
-	}
-	/* the site in place's records, pages and items: a large site's loaded
-	 * meanwhile, a small one's before rendering (site_before.h) */
 	struct site_before was = {.o = o, .outdir = outdir, .source_dir = src, .out = &out,
 				  .jobs = pool_threads(o->jobs), .docs = patch_read};
-	if (begun)
-		site_before_start(&was);
-	else
-		doc_pages_free(&was.docs);
+	bool begun = false;
+	if (!descs.n)
+		begun = begin_output(&out, &was, ours, d);
 	st->check_ms = clock_ms() - t0;
 	int rc = site_load(&s, &with_digests, d);
 	double loaded = clock_ms();
@@ -844,6 +857,35 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 	}
 	if (rc == 0)
 		rc = check_output_dir(s.source_dir, outdir, d);
+	double check_ms = st->check_ms;
+	if (descs.n && rc == 0 && build_descs(&s, o, outdir, &descs, fp, d, st) == 0) {
+		patch_descs_free(&descs);
+		doc_pages_free(&was.docs);
+		st->check_ms = check_ms;
+		st->read_ms = s.read_ms;
+		st->model_ms = s.model_ms;
+		st->classes_kept = s.memo_kept;
+		st->related_kept = s.related_kept;
+		st->render_ms = clock_ms() - loaded; /* the pages, made and put in place */
+		free(outdir);
+		if (o->exiting)
+			model_bury(&s);
+		else if (o->burial)
+			bury_behind(o->burial, &s);
+		else
+			model_free(&s);
+		file_digests_free(&digests);
+		st->ms = clock_ms() - t0;
+		return 0;
+	}
+	if (descs.n) {
+		/* not patched: built in full after all */
+		patch_descs_free(&descs);
+		if (rc == 0)
+			begun = begin_output(&out, &was, ours, d);
+		else
+			doc_pages_free(&was.docs);
+	}
 	if (rc && begun) {
 		site_before_free(&was);
 		output_abort(&out);

@@ -2,7 +2,8 @@
 # An edit of documents' prose is patched into their pages (build_patch.h):
 # the summary says so, and after every edit the site equals a clean
 # single-threaded build's. Edits the model sees (a citation's entry, a
-# heading, a new file), a damaged record and --force build in full.
+# heading, a new file) and --force build in full; a page whose record is
+# damaged is not spliced but made whole from the model (build_descs.h).
 set -eu
 d=$(mktemp -d)
 trap 'rm -rf "$d"' EXIT
@@ -71,7 +72,7 @@ printf '\n\nProse again.\n' >> "$md"
 build; patched 1 "prose again"
 sed -i 's/^\([0-9a-f]*\) [0-9]* \([0-9]*\) cuda-pytorch-index.md/\1 7 \2 cuda-pytorch-index.md/' "$d/out/.ssg-docs"
 printf '\n\nProse once more.\n' >> "$md"
-build; full "a damaged record"
+build; patched 1 "a damaged record (the page made whole)"
 # records that are garbage, or point past the page's end: refused too
 printf '\n\nProse, and again.\n' >> "$md"
 build; patched 1 "prose, and again"

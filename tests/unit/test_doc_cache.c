@@ -378,6 +378,51 @@ static void test_record(void **state)
 	doc_free(&a);
 }
 
+/* The same record but for its entries' descriptions (build_descs.h): an
+ * entry's description may differ, and the prose; nothing else. */
+static void test_same_but_descs(void **state)
+{
+	(void)state;
+	struct doc a, b;
+	sample_doc(&a);
+	sample_doc(&b);
+	assert_true(doc_cache_same_but_descs(&a, &b));
+	free(b.cites[0].desc);
+	b.cites[0].desc = xstrdup("a description now");
+	free(b.body);
+	b.body = xstrdup("<p>Other prose</p>\n");
+	assert_false(doc_cache_same_record(&a, &b));
+	assert_true(doc_cache_same_but_descs(&a, &b));
+	assert_true(doc_cache_same_but_descs(&b, &a));
+	free(b.cites[0].desc);
+	b.cites[0].desc = NULL;
+	assert_true(doc_cache_same_but_descs(&a, &b));
+	/* the entry's title, its link's text, its place: seen beyond the pages */
+	free(b.cites[0].title);
+	b.cites[0].title = xstrdup("Another title");
+	assert_false(doc_cache_same_but_descs(&a, &b));
+	doc_free(&b);
+	sample_doc(&b);
+	free(b.cites[0].text);
+	b.cites[0].text = xstrdup("other text");
+	assert_false(doc_cache_same_but_descs(&a, &b));
+	doc_free(&b);
+	sample_doc(&b);
+	b.cites[0].line++;
+	assert_false(doc_cache_same_but_descs(&a, &b));
+	doc_free(&b);
+	sample_doc(&b);
+	free(b.description);
+	b.description = xstrdup("The document's own description");
+	assert_false(doc_cache_same_but_descs(&a, &b));
+	doc_free(&b);
+	sample_doc(&b);
+	diag_add(&b.diags, SEV_WARNING, "content/guides/intro.md", 20, 1, "a warning");
+	assert_false(doc_cache_same_but_descs(&a, &b));
+	doc_free(&b);
+	doc_free(&a);
+}
+
 /* A second citation, added after sample_doc's. */
 static void add_cite(struct doc *d, const char *url)
 {
@@ -783,6 +828,7 @@ int main(void)
 		cmocka_unit_test(test_stream_same_bytes),
 		cmocka_unit_test(test_stream_fails),
 		cmocka_unit_test(test_record),
+		cmocka_unit_test(test_same_but_descs),
 		cmocka_unit_test(test_previewable),
 		cmocka_unit_test(test_index),
 	};

@@ -1,0 +1,120 @@
+#!/bin/sh
+# An edit of list entries' descriptions is patched into the pages that show
+# them once the model is built (build_descs.h): the document's page and the
+# pages of the resources whose entries changed, as long as no resource's
+# description (the longest its entries give, the first of equals; or
+# site.yml's) changes with them. After every edit the site equals a clean
+# single-threaded build's; an edit that changes a resource's description,
+# an entry's title or its link's text is built in full.
+set -eu
+d=$(mktemp -d)
+trap 'rm -rf "$d"' EXIT
+mkdir -p "$d/content"
+cat > "$d/site.yml" <<'EOF'
+title: Descriptions
+base_url: /
+resource_pages: { min_citations: 1 }
+topics:
+  - id: papers
+    title: Papers
+    match: { words: [paper] }
+EOF
+a=$d/content/a.md
+b=$d/content/b.md
+c=$d/content/c.md
+cat > "$a" <<'EOF'
+# A
+
+Some prose about papers.
+
+- [Paper one](https://example.org/one) - a short note
+- [Paper two](https://example.org/two) - two
+EOF
+cat > "$b" <<'EOF'
+# B
+
+- [Paper one](https://example.org/one) - the longest description of paper one, by far
+EOF
+cat > "$c" <<'EOF'
+# C
+
+- [Paper one](https://example.org/one) - another
+EOF
+build() { "$SSG" build -s "$d" -o "$d/out" "$@" 2>"$d/err"; }
+same_as_clean() {
+	rm -rf "$d/clean"
+	"$SSG" build -s "$d" -o "$d/clean" -j 1 -q --force 2>/dev/null
+	diff -r -x .ssg-build -x .ssg-pages -x .ssg-docs -x .ssg-json -x .ssg-items "$d/clean" "$d/out" >/dev/null ||
+		{ echo "after $1 the output differs from a clean build:"; diff -r -x .ssg-build -x .ssg-pages -x .ssg-docs -x .ssg-json -x .ssg-items "$d/clean" "$d/out" | head; exit 1; }
+}
+patched() { # patched N LABEL: the last build patched N pages
+	grep -q "; $1 pages\{0,1\} patched in place" "$d/err" ||
+		{ echo "$2: expected $1 page(s) patched"; cat "$d/err"; exit 1; }
+	same_as_clean "$2"
+}
+full() { # full LABEL: the last build was a whole one
+	grep -q '^built: ' "$d/err" || { echo "$1: no build"; cat "$d/err"; exit 1; }
+	if grep -q 'patched in place' "$d/err"; then echo "$1: patched, expected a whole build"; cat "$d/err"; exit 1; fi
+	same_as_clean "$1"
+}
+shows() { # shows PAGE TEXT
+	grep -q "$2" "$d/out/$1" || { echo "$1 does not show '$2'"; exit 1; }
+}
+
+build
+full "the first build"
+cp "$a" "$d/a.first"
+
+# a description shorter than the resource's: its document's page and the
+# resource's page (which lists the descriptions its entries give)
+sed -i 's/a short note$/a short note, edited/' "$a"
+build; patched 2 "an entry's description edited"
+shows a/index.html "a short note, edited"
+shows r/example-org-one/index.html "a short note, edited"
+build; grep -q '^up to date: ' "$d/err" || { echo "the build after a patch was not up to date"; cat "$d/err"; exit 1; }
+
+# with prose beside it, and in two documents at once
+sed -i 's/a short note, edited$/a short note, edited again/' "$a"
+printf '\nMore prose.\n' >> "$a"
+sed -i 's/ - another$/ - another one/' "$c"
+build; patched 3 "two documents' descriptions and prose"
+shows c/index.html "another one"
+
+# as long as the longest, after it: the first of equals stays the resource's
+sed -i 's/ - another one$/ - the longest description of paper one, by far/' "$c"
+build; patched 2 "a description as long as the resource's, after it"
+# as long as it, before it: it becomes the resource's description
+sed -i 's/a short note, edited again$/an equally long description of paper one, ok/' "$a"
+build; full "a description as long as the resource's, before it"
+shows r/example-org-one/index.html "an equally long description of paper one, ok"
+# the resource's own description shortened: the next of the longest takes
+# its place
+sed -i 's/an equally long description of paper one, ok$/short again/' "$a"
+build; full "the resource's description shortened"
+# the only entry of a resource: its description is the resource's
+sed -i 's/ - two$/ - two, longer/' "$a"
+build; full "a resource's only description"
+
+# a description that site.yml gives: the entries' do not change it
+cat >> "$d/site.yml" <<'EOF'
+overrides:
+  https://example.org/two: { description: "The second paper, as site.yml says" }
+EOF
+build; full "site.yml changed"
+sed -i 's/ - two, longer$/ - two, and longer still/' "$a"
+build; patched 2 "a description under site.yml's"
+shows r/example-org-two/index.html "two, and longer still"
+shows r/example-org-two/index.html "The second paper, as site.yml says"
+
+# what the model sees otherwise: an entry's title, its link's text
+sed -i 's/\[Paper one\](https:\/\/example.org\/one) - the longest/[Paper one, retitled](https:\/\/example.org\/one) - the longest/' "$b"
+build; full "an entry's title"
+
+# back to the first version: the pages patched since are made again
+cp "$d/a.first" "$a"
+build; same_as_clean "a reverted document"
+build --force; full "--force"
+
+# nothing is left beside the output
+ls -a "$d" | grep -q 'state-' && { echo "a patch left a temporary file:"; ls -a "$d"; exit 1; }
+echo "descs_edit: ok"
