@@ -837,14 +837,13 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 	with_digests.digests = after ? NULL : &digests;
 	with_digests.learned = learned;
 	/* the staging folder first: the older site it reuses is listed while
-	 * the documents are read and modelled (output.c); not when only
-	 * descriptions may have to be patched (build_descs.h) */
+	 * the documents are read and modelled (output.c); also when only
+	 * descriptions may have to be patched (build_descs.h), which the model
+	 * tells: a build in full then still has them at hand */
 	struct output out;
 	struct site_before was = {.o = o, .outdir = outdir, .source_dir = src, .out = &out,
 				  .jobs = pool_threads(o->jobs), .docs = patch_read};
-	bool begun = false;
-	if (!descs.n)
-		begun = begin_output(&out, &was, ours, d);
+	bool begun = begin_output(&out, &was, ours, d);
 	st->check_ms = clock_ms() - t0;
 	int rc = site_load(&s, &with_digests, d);
 	double loaded = clock_ms();
@@ -858,9 +857,17 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 	if (rc == 0)
 		rc = check_output_dir(s.source_dir, outdir, d);
 	double check_ms = st->check_ms;
-	if (descs.n && rc == 0 && build_descs(&s, o, outdir, &descs, fp, d, st) == 0) {
+	/* the site in place's state loaded whole before a patch appends to it */
+	if (descs.n && rc == 0 && begun)
+		site_before_wait(&was);
+	if (descs.n && rc == 0 && begun && build_descs(&s, o, outdir, &descs, fp, d, st) == 0) {
 		patch_descs_free(&descs);
-		doc_pages_free(&was.docs);
+		site_before_free(&was);
+		/* the older site back as the spare, untouched, with its note */
+		output_abort(&out);
+		if (out.note)
+			output_note(&out, out.note, out.nnote);
+		output_free(&out);
 		st->check_ms = check_ms;
 		st->read_ms = s.read_ms;
 		st->model_ms = s.model_ms;
@@ -878,14 +885,7 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 		st->ms = clock_ms() - t0;
 		return 0;
 	}
-	if (descs.n) {
-		/* not patched: built in full after all */
-		patch_descs_free(&descs);
-		if (rc == 0)
-			begun = begin_output(&out, &was, ours, d);
-		else
-			doc_pages_free(&was.docs);
-	}
+	patch_descs_free(&descs);
 	if (rc && begun) {
 		site_before_free(&was);
 		output_abort(&out);
