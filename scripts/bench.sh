@@ -91,26 +91,33 @@ clean() {  # clean builds, the output folder removed before each run
 }
 
 edit() {  # one document edited, then built: ssg's incremental build, Hugo's build
-	# Three kinds of edit: a line appended to the last entry of the document's
-	# list (it goes on that entry's description, which the model sees: a whole
-	# incremental build), a new entry linking to a resource no document cites
-	# (the most common contribution: a new resource, in Unsorted, changes the
-	# site's counts), and a paragraph of prose appended after the list
-	# (patched into the document's page: build_patch.h). Each with its output
-	# on tmpfs and on disk; the entry and link edits also on tmpfs "paused",
-	# each run three seconds after its edit, as a contributor's build comes:
-	# by then a virtual machine that hands freed memory back to its host
-	# (free page reporting) has done so, and a build's memory is fresh to
-	# the host too (src/hugepages.h).
+	# Four kinds of edit, each run made on the document as it first was, so
+	# that every run makes the same edit: a line appended to the last entry
+	# of the document's list (it goes on that entry's description, which
+	# shows on the document's page and its resource's: build_descs.h); a
+	# longer one, which makes that description its resource's (the longest
+	# its entries give: every page showing the resource changes, a whole
+	# incremental build); a new entry linking to a resource no document
+	# cites (the most common contribution: a new resource, in Unsorted,
+	# changes the site's counts); and a paragraph of prose appended after
+	# the list (patched into the document's page: build_patch.h). Each with
+	# its output on tmpfs and on disk (the longer line on tmpfs only); the
+	# entry and link edits also on tmpfs "paused", each run three seconds
+	# after its edit, as a contributor's build comes: by then a virtual
+	# machine that hands freed memory back to its host (free page reporting)
+	# has done so, and a build's memory is fresh to the host too
+	# (src/hugepages.h).
 	local doc=00000-megatron-references.md
 	cp "$B/c10000/content/$doc" "$B/edit-c.md"
 	cp "$B/h10000/content/$doc" "$B/edit-h.md"
-	for kind in entry link prose; do
+	for kind in entry longest link prose; do
 		local line='echo "Edited at $(date +%s%N)."'
+		[ $kind = longest ] && line='echo "Edited at $(date +%s%N), a description longer than any other this resource is given, which makes it the description every page showing the resource shows."'
 		[ $kind = prose ] && line='printf "\n\nEdited at %s.\n" "$(date +%s%N)"'
 		[ $kind = link ] && line='N=$(date +%s%N); printf -- "- [New resource %s](https://example.com/new/%s) - added\n" $N $N'
 		for where in tmpfs disk paused; do
 			[ $where = paused ] && [ $kind = prose ] && continue
+			[ $where != tmpfs ] && [ $kind = longest ] && continue
 			local o=$B/oe pause=
 			[ $where = disk ] || o=$T/oe
 			[ $where = paused ] && pause='; sleep 3'
@@ -120,12 +127,11 @@ edit() {  # one document edited, then built: ssg's incremental build, Hugo's bui
 			"$SSG" build -q -s "$B/c10000" -o "$o" 2>/dev/null
 			hugo --quiet --source "$B/h10000" --destination "$o-h"
 			local name=edit-$where-10000
-			[ $kind = prose ] && name=edit-prose-$where-10000
-			[ $kind = link ] && name=edit-link-$where-10000
+			[ $kind = entry ] || name=edit-$kind-$where-10000
 			hf $name --warmup 1 --runs "$RUNS" \
-				--prepare "$line >> $B/c10000/content/$doc$pause" \
+				--prepare "cp $B/edit-c.md $B/c10000/content/$doc; $line >> $B/c10000/content/$doc$pause" \
 				-n "ssg 10000 one $kind edit $where" "$SSG build -q -s $B/c10000 -o $o" \
-				--prepare "$line >> $B/h10000/content/$doc$pause" \
+				--prepare "cp $B/edit-h.md $B/h10000/content/$doc; $line >> $B/h10000/content/$doc$pause" \
 				-n "hugo 10000 one $kind edit $where" "hugo --quiet --source $B/h10000 --destination $o-h"
 			rm -rf "$o" "$o-h" "$(dirname "$o")/.oe.ssg-spare"
 		done
