@@ -780,6 +780,21 @@ char *site_output_dir(const struct build_opts *o)
 	return o->output ? xstrdup(o->output) : path_join(src, "public");
 }
 
+/* A build's model, output folder and digests, once it is done: the model
+ * left to the process's end, to a thread of its own, or freed. */
+static void let_go(const struct build_opts *o, struct site *s, char *outdir,
+		   struct file_digests *digests)
+{
+	free(outdir);
+	if (o->exiting)
+		model_bury(s);
+	else if (o->burial)
+		bury_behind(o->burial, s);
+	else
+		model_free(s);
+	file_digests_free(digests);
+}
+
 int site_build(const struct build_opts *o, struct diags *d, struct build_stats *st)
 {
 	double t0 = clock_ms();
@@ -874,14 +889,7 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 		st->classes_kept = s.memo_kept;
 		st->related_kept = s.related_kept;
 		st->render_ms = clock_ms() - loaded; /* the pages, made and put in place */
-		free(outdir);
-		if (o->exiting)
-			model_bury(&s);
-		else if (o->burial)
-			bury_behind(o->burial, &s);
-		else
-			model_free(&s);
-		file_digests_free(&digests);
+		let_go(o, &s, outdir, &digests);
 		st->ms = clock_ms() - t0;
 		return 0;
 	}
@@ -1042,14 +1050,7 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 	st->errors = diags_count(d, SEV_ERROR);
 	if (rc == 0)
 		build_state_save(outdir, fp, d, st);
-	free(outdir);
-	if (o->exiting)
-		model_bury(&s);
-	else if (o->burial)
-		bury_behind(o->burial, &s);
-	else
-		model_free(&s);
-	file_digests_free(&digests);
+	let_go(o, &s, outdir, &digests);
 	st->ms = clock_ms() - t0;
 	return rc;
 }

@@ -10,23 +10,7 @@ trap 'rm -rf "$d"' EXIT
 cp -r content site.yml "$d/"
 md=$d/content/cuda-pytorch-index.md
 rst=$d/content/cuda-basics.rst
-build() { "$SSG" build -s "$d" -o "$d/out" "$@" 2>"$d/err"; }
-same_as_clean() {
-	rm -rf "$d/clean"
-	"$SSG" build -s "$d" -o "$d/clean" -j 1 -q --force 2>/dev/null
-	diff -r -x .ssg-build -x .ssg-pages -x .ssg-docs -x .ssg-json -x .ssg-items "$d/clean" "$d/out" >/dev/null ||
-		{ echo "after $1 the output differs from a clean build:"; diff -r -x .ssg-build -x .ssg-pages -x .ssg-docs -x .ssg-json -x .ssg-items "$d/clean" "$d/out" | head; exit 1; }
-}
-patched() { # patched N LABEL: the last build patched N pages
-	grep -q "; $1 pages\{0,1\} patched in place" "$d/err" ||
-		{ echo "$2: expected $1 page(s) patched"; cat "$d/err"; exit 1; }
-	same_as_clean "$2"
-}
-full() { # full LABEL: the last build was a whole one
-	grep -q '^built: ' "$d/err" || { echo "$2: no build"; cat "$d/err"; exit 1; }
-	if grep -q 'patched in place' "$d/err"; then echo "$1: patched, expected a whole build"; cat "$d/err"; exit 1; fi
-	same_as_clean "$1"
-}
+. "$(dirname "$0")/patch_helpers"
 
 build
 cp "$md" "$d/first.md"

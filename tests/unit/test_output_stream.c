@@ -20,6 +20,18 @@ static unsigned next_rand(void)
 	return seed >> 16;
 }
 
+/* from's n bytes put in pieces of up to max, cut at random. */
+static void put_pieces(struct output_stream *w, const char *from, size_t n, size_t max)
+{
+	for (size_t at = 0; at < n;) {
+		size_t piece = 1 + next_rand() % max;
+		if (piece > n - at)
+			piece = n - at;
+		output_stream_put(w, from + at, piece);
+		at += piece;
+	}
+}
+
 struct built {
 	size_t unchanged, files;
 	ino_t ino;
@@ -34,13 +46,7 @@ static char *build_once(const char *site, const char *text, size_t n, size_t max
 	struct output o;
 	assert_int_equal(output_begin(&o, site, &d), 0);
 	struct output_stream *w = output_stream_open(&o, "f.json");
-	for (size_t at = 0; at < n;) {
-		size_t piece = 1 + next_rand() % max;
-		if (piece > n - at)
-			piece = n - at;
-		output_stream_put(w, text + at, piece);
-		at += piece;
-	}
+	put_pieces(w, text, n, max);
 	assert_int_equal(output_stream_close(w), 0);
 	assert_int_equal(output_write(&o, "other.txt", "x", 1), 0);
 	assert_int_equal(output_commit(&o), 0);
@@ -119,13 +125,7 @@ static char *build_lent(const char *site, const char *from, size_t n, size_t max
 	struct output_stream *w = output_stream_open(&o, "f.json");
 	output_stream_lend(w, lent, m, (unsigned long long)of->st_dev,
 			   (unsigned long long)of->st_ino);
-	for (size_t at = 0; at < n;) {
-		size_t piece = 1 + next_rand() % max;
-		if (piece > n - at)
-			piece = n - at;
-		output_stream_put(w, from + at, piece);
-		at += piece;
-	}
+	put_pieces(w, from, n, max);
 	assert_int_equal(output_stream_close(w), 0);
 	assert_int_equal(output_commit(&o), 0);
 	*kept = o.unchanged == 1;
