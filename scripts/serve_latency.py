@@ -9,14 +9,16 @@ its figures as hyperfine's JSON for the summary).
 
 usage: serve_latency.py (--port PORT | --serve SSG SITE) DOC EDITS KIND [OUT.json]
   DOC   the document to edit (a path; with --serve, relative to SITE/content)
-  KIND  entry: a line on the last entry of DOC's list (the model sees it);
+  KIND  entry: a line on the last entry of DOC's list, which goes on its
+        description (build_descs.h);
         prose: a paragraph of its own (patched into the page);
         link: a new entry, linking to a resource no document cites
         insert: the same, put before DOC's first entry
 Two times per edit: to the first reload event, and to the reload event of
 the site built whole (the same event unless the first was a preview's:
-build_patch.h). The first edit warms up and is not counted; DOC is restored
-afterwards."""
+build_patch.h). Each edit is made on DOC as it first was (insert: on DOC
+as the last edit left it). The first edit warms up and is not counted; DOC
+is restored afterwards."""
 import json
 import os
 import re
@@ -79,8 +81,10 @@ def measure(port, path, edits, kind):
                 with open(path, "w", encoding="utf-8") as out:
                     out.write("\n".join(lines))
             else:
-                with open(path, "a", encoding="utf-8") as out:
-                    out.write(edit_line(kind, time.time_ns()))
+                # made on the document as it first was, as the bench's
+                # edit step makes it: each edit is the same edit
+                with open(path, "wb") as out:
+                    out.write(original + edit_line(kind, time.time_ns()).encode())
             preview = wait_reload()
             t1 = time.monotonic()
             while preview:

@@ -192,16 +192,14 @@ int build_descs(struct site *s, const struct build_opts *o, const char *outdir,
 {
 	if (!e->n || s->check_inputs || diags_count(d, SEV_ERROR))
 		return -1;
-	struct diags last = DIAGS_INIT;
-	struct build_stats was;
+	struct build_stats was = e->was;
 	struct descs_job j = {.s = s, .outdir = outdir};
 	struct diags said = DIAGS_INIT; /* the templates' lookup's */
 	/* the documents give the records of the last build's: the build says
 	 * what it said (a whole build's rendering may add to it: then built in
 	 * full, whose state says it all) */
-	bool ok = build_state_read(outdir, &last, &was) == 0 && same_diags(d, &last) &&
-		  find_pages(&j, e) && make_pages(&j, &said) && !said.n;
-	diags_free(&last);
+	bool ok = same_diags(d, &e->last) && find_pages(&j, e) && make_pages(&j, &said) &&
+		  !said.n;
 	long long delta = 0;
 	if (ok) {
 		const char *paths[DESCS_MAX_PAGES];

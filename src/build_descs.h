@@ -18,8 +18,9 @@
  * puts its pages (the state forgets them first). Nothing else is prepared,
  * rendered or written, and the spare tree is not touched.
  *
- * The model's diagnostics must be the last build's, as its documents'
- * records say they are (a whole build's rendering could have added to them).
+ * The model's diagnostics must be the last build's (as build_patch read its
+ * state, which a preview then forgets), as its documents' records say they
+ * are: a whole build's rendering could have added to them.
  * Whatever does not check out leaves the site as it is: the caller builds
  * in full. Not under SSG_CHECK_INPUTS (whose builds check what they keep).
  * Level 5. */

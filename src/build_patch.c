@@ -183,6 +183,7 @@ void patch_descs_free(struct patch_descs *p)
 		free(p->v[k].relpath);
 	}
 	p->n = 0;
+	diags_free(&p->last);
 }
 
 /* Whether every edited document (read again: j->s's) gives its cached
@@ -327,6 +328,7 @@ int build_patch(const struct build_opts *o, const char *outdir,
 			      .digests = digests, .may_preview = o->previewed != NULL,
 			      .descs = descs};
 	descs->n = 0;
+	descs->last = (struct diags)DIAGS_INIT;
 	struct diags last = DIAGS_INIT;
 	struct build_stats was;
 	memset(left, 0, sizeof *left);
@@ -342,6 +344,12 @@ int build_patch(const struct build_opts *o, const char *outdir,
 		build_state_save(outdir, fp, &last, &was);
 		diags_take(d, &last);
 		*st = was;
+	}
+	if (descs->n) {
+		if (previewed)
+			was.bytes = (unsigned long long)((long long)was.bytes + j.delta);
+		diags_take(&descs->last, &last);
+		descs->was = was;
 	}
 	diags_free(&last);
 	for (size_t k = 0; k < j.n; k++)

@@ -58,6 +58,11 @@ struct patch_desc_doc {
 struct patch_descs {
 	struct patch_desc_doc v[BUILD_PATCH_MAX_DOCS];
 	size_t n;
+	/* the state of the site in place as the patch read it (a preview
+	 * forgets it): its diagnostics and counts, the previewed pages' bytes
+	 * counted in */
+	struct diags last;
+	struct build_stats was;
 };
 void patch_descs_free(struct patch_descs *p);
 
