@@ -38,4 +38,19 @@ int build_descs(struct site *s, const struct build_opts *o, const char *outdir,
 		const struct patch_descs *e, const char fp[33], struct diags *d,
 		struct build_stats *st);
 
+/* Whether the patch will apply is only known from the model; the caller
+ * begins its output meanwhile in case it does not (build_descs.h's caller,
+ * site.c), which the patch pays for (the spare's listing beside the model).
+ * A hint tells it beforehand: beside the output folder, <name>.ssg-room
+ * (hidden) says, for each document's citation, how long its description may
+ * be without becoming its resource's: the resource's description's length,
+ * one less before the citation that gives it (the first of equals wins);
+ * -1 for that citation itself; any for a citation without a resource or
+ * under site.yml's description. A whole build saves it from its model. */
+#define BUILD_DESCS_ROOM_SUFFIX ".ssg-room"
+void build_descs_save_room(const struct site *s, const char *outdir);
+/* Whether, by that hint, e's edits leave every resource's description as
+ * it was: false when the hint is missing or does not know them. */
+bool build_descs_foreseen(const char *outdir, const struct patch_descs *e);
+
 #endif

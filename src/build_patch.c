@@ -180,6 +180,7 @@ void patch_descs_free(struct patch_descs *p)
 		for (size_t i = 0; i < p->v[k].ncites; i++)
 			free(p->v[k].was[i]);
 		free(p->v[k].was);
+		free(p->v[k].now_len);
 		free(p->v[k].relpath);
 	}
 	p->n = 0;
@@ -203,8 +204,13 @@ static void collect_descs(struct patch_job *j, const struct doc_cache *cache)
 			v->relpath = xstrdup(was.relpath);
 			v->ncites = was.ncites;
 			v->was = xcalloc(was.ncites + 1, sizeof *v->was);
-			for (size_t i = 0; i < was.ncites; i++)
-				v->was[i] = was.cites[i].desc ? xstrdup(was.cites[i].desc) : NULL;
+			v->now_len = xcalloc(was.ncites + 1, sizeof *v->now_len);
+			for (size_t i = 0; i < was.ncites; i++) {
+				const char *a = was.cites[i].desc, *b = now->cites[i].desc;
+				v->was[i] = a ? xstrdup(a) : NULL;
+				bool same = a == b || (a && b && !strcmp(a, b));
+				v->now_len[i] = same ? SIZE_MAX : b ? strlen(b) : 0;
+			}
 			memcpy(v->digest, j->p[k].now.digest, sizeof v->digest);
 		}
 		doc_free(&was);

@@ -52,6 +52,8 @@
 struct patch_desc_doc {
 	char *relpath;
 	char **was;       /* per citation, its description as it was (NULL: none) */
+	size_t *now_len;  /* per citation, its description's length now when it
+			   * changed, else SIZE_MAX */
 	size_t ncites;
 	unsigned long long digest[2]; /* the document's bytes now */
 };

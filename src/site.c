@@ -599,6 +599,7 @@ static void *record_doc_pages_run(void *arg)
 /* What the next build needs of this one, saved once the new site is in
  * place: each a file of its own, saved side by side. */
 struct state_saves {
+	const struct site *s;
 	const char *outdir, *env, *frame, *source_dir;
 	struct output *out;
 	const struct json_reuse *data;
@@ -607,7 +608,7 @@ struct state_saves {
 	struct page_items items;
 	struct doc_pages docs;
 };
-#define NSTATE_SAVES 4
+#define NSTATE_SAVES 5
 
 static void save_state(void *ctx, size_t i)
 {
@@ -622,8 +623,11 @@ static void save_state(void *ctx, size_t i)
 		json_records_save(v->data, v->n, v->size, v->outdir, v->source_dir);
 	else if (i == 2)
 		doc_pages_save(&v->docs, v->outdir, v->frame);
-	else if (v->items.npages)
-		page_items_save(&v->items, v->outdir, v->env);
+	else if (i == 3) {
+		if (v->items.npages)
+			page_items_save(&v->items, v->outdir, v->env);
+	} else
+		build_descs_save_room(v->s, v->outdir);
 }
 
 /* The staging folder begun, and the site in place's records loaded on a
@@ -854,11 +858,13 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 	/* the staging folder first: the older site it reuses is listed while
 	 * the documents are read and modelled (output.c); also when only
 	 * descriptions may have to be patched (build_descs.h), which the model
-	 * tells: a build in full then still has them at hand */
+	 * tells, unless the last build's hint foresees it: a build in full then
+	 * has them at hand */
 	struct output out;
 	struct site_before was = {.o = o, .outdir = outdir, .source_dir = src, .out = &out,
 				  .jobs = pool_threads(o->jobs), .docs = patch_read};
-	bool begun = begin_output(&out, &was, ours, d);
+	bool early = !descs.n || !build_descs_foreseen(outdir, &descs);
+	bool begun = early && begin_output(&out, &was, ours, d);
 	st->check_ms = clock_ms() - t0;
 	int rc = site_load(&s, &with_digests, d);
 	double loaded = clock_ms();
@@ -875,14 +881,17 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 	/* the site in place's state loaded whole before a patch appends to it */
 	if (descs.n && rc == 0 && begun)
 		site_before_wait(&was);
-	if (descs.n && rc == 0 && begun && build_descs(&s, o, outdir, &descs, fp, d, st) == 0) {
+	if (descs.n && rc == 0 && (begun || !early) &&
+	    build_descs(&s, o, outdir, &descs, fp, d, st) == 0) {
 		patch_descs_free(&descs);
 		site_before_free(&was);
 		/* the older site back as the spare, untouched, with its note */
-		output_abort(&out);
-		if (out.note)
-			output_note(&out, out.note, out.nnote);
-		output_free(&out);
+		if (begun) {
+			output_abort(&out);
+			if (out.note)
+				output_note(&out, out.note, out.nnote);
+			output_free(&out);
+		}
 		st->check_ms = check_ms;
 		st->read_ms = s.read_ms;
 		st->model_ms = s.model_ms;
@@ -894,6 +903,13 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 		return 0;
 	}
 	patch_descs_free(&descs);
+	if (!early) {
+		/* foreseen, not patched after all: begun now */
+		if (rc == 0)
+			begun = begin_output(&out, &was, ours, d);
+		else
+			doc_pages_free(&was.docs);
+	}
 	if (rc && begun) {
 		site_before_free(&was);
 		output_abort(&out);
@@ -990,7 +1006,7 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 		dr.busy = pthread_create(&dr.thread, NULL, record_doc_pages_run, &dr) == 0;
 		if (!dr.busy)
 			record_doc_pages_run(&dr);
-		struct state_saves sv = {.outdir = outdir, .env = was.env, .frame = frame,
+		struct state_saves sv = {.s = &s, .outdir = outdir, .env = was.env, .frame = frame,
 					 .source_dir = s.source_dir, .out = &out, .data = j.data,
 					 .n = {s.nres, s.ndocs + s.nres}};
 		memcpy(sv.size, j.data_size, sizeof sv.size);

@@ -99,6 +99,22 @@ cp "$d/a.first" "$a"
 build; same_as_clean "a reverted document"
 build --force; full "--force"
 
+# the hint a whole build leaves beside the output foresees the patch: no
+# output is begun beside the model (the spare is not taken: its note stays
+# the very file it was); without the hint it is, and given back after
+[ -s "$d/.out.ssg-room" ] || { echo "no hint beside the output"; exit 1; }
+spare_note() { stat -c '%i %y' "$d/.out.ssg-spare/.ssg-note" 2>/dev/null || echo none; }
+before=$(spare_note)
+[ "$before" != none ] || { echo "no spare with a note to watch"; exit 1; }
+sed -i 's/ - the longest description of paper one, by far$/ - foreseen/' "$c"
+build; patched 2 "a description the hint foresees"
+[ "$(spare_note)" = "$before" ] || { echo "a foreseen patch took the spare"; exit 1; }
+rm "$d/.out.ssg-room"
+sed -i 's/ - foreseen$/ - not foreseen/' "$c"
+build; patched 2 "a description without the hint"
+[ "$(spare_note)" != "$before" ] || { echo "the spare was not taken without the hint"; exit 1; }
+[ "$(spare_note)" != none ] || { echo "the spare lost its note"; exit 1; }
+
 # nothing is left beside the output
 ls -a "$d" | grep -q 'state-' && { echo "a patch left a temporary file:"; ls -a "$d"; exit 1; }
 echo "descs_edit: ok"
