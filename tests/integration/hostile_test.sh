@@ -17,10 +17,12 @@
 #  - the output carries no script, handler or unsafe URL that came from the
 #    content (tests/hostile/check_output.py);
 #  - nothing is written outside the output folder, ssg's own cache folder
-#    <site>/.ssg-cache and the previous site kept beside the output
-#    (.public.ssg-spare) (the sandbox holding the site is listed before and
-#    after; absolute slugs' targets are checked), and a .ssg-cache that is a
-#    symlink to elsewhere is neither written nor read;
+#    <site>/.ssg-cache, the previous site kept beside the output
+#    (.public.ssg-spare) and the hint of descriptions beside it
+#    (.public.ssg-room, build_descs.h) (the sandbox holding the site is
+#    listed before and after; absolute slugs' targets are checked), and a
+#    .ssg-cache that is a symlink to elsewhere is neither written nor read,
+#    nor a hint that is a symlink written through;
 #  - time and peak memory stay bounded (timeout, /usr/bin/time -f %M).
 # Run by tests/run_integration.sh with $SSG set; exit 0 = pass, 77 = skip.
 set -u
@@ -39,11 +41,11 @@ fail() {
 # build CASE MAX_KB MAX_S: build $TMP/box/CASE (a site) into its public/.
 build() {
 	site="$TMP/box/$1"
-	(cd "$TMP/box" && find . \( -path '*/public' -o -path '*/.ssg-cache' -o -name '.public.ssg-spare' \) -prune -o -print | LC_ALL=C sort) >"$TMP/before"
+	(cd "$TMP/box" && find . \( -path '*/public' -o -path '*/.ssg-cache' -o -name '.public.ssg-spare' -o -name '.public.ssg-room' \) -prune -o -print | LC_ALL=C sort) >"$TMP/before"
 	(cd "$site" && /usr/bin/time -o "$TMP/time" -f '%M %e' timeout "$3" "$SSG" build -j 2 \
 		>"$TMP/out" 2>&1)
 	rc=$?
-	(cd "$TMP/box" && find . \( -path '*/public' -o -path '*/.ssg-cache' -o -name '.public.ssg-spare' \) -prune -o -print | LC_ALL=C sort) >"$TMP/after"
+	(cd "$TMP/box" && find . \( -path '*/public' -o -path '*/.ssg-cache' -o -name '.public.ssg-spare' -o -name '.public.ssg-room' \) -prune -o -print | LC_ALL=C sort) >"$TMP/after"
 	kb=$(tail -n 1 "$TMP/time" | cut -d' ' -f1)
 	secs=$(tail -n 1 "$TMP/time" | cut -d' ' -f2)
 	echo "$1: exit $rc, ${kb} KB, ${secs} s"
@@ -246,6 +248,20 @@ build spare-link 300000 30
 shapes spare-link
 [ -z "$(ls -A "$TMP/box/victim2")" ] || fail "spare-link: wrote through a symlinked spare: $(ls "$TMP/box/victim2")"
 grep -rq 'Third' "$W/public" || fail "spare-link: the last build is not in place"
+
+# ---- the hint beside public/ as a symlink to a file elsewhere --------------------------
+R="$TMP/box/room-link"
+mkdir -p "$R/content"
+printf 'kept\n' >"$TMP/box/victim3"
+printf '# Home\n\n- [A](https://example.org/a) - first\n' >"$R/content/index.md"
+ln -s ../victim3 "$R/.public.ssg-room"
+build room-link 300000 30
+printf '# Home\n\n- [A](https://example.org/a) - second\n' >"$R/content/index.md"
+build room-link 300000 30
+shapes room-link
+[ "$(cat "$TMP/box/victim3")" = kept ] || fail "room-link: wrote through a symlinked hint"
+[ -f "$R/.public.ssg-room" ] && [ ! -L "$R/.public.ssg-room" ] ||
+	fail "room-link: the hint is not a file of its own"
 
 # ---- a 100 MB file ----------------------------------------------------------------
 mkdir -p "$TMP/box/huge/content"
