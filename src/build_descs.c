@@ -11,7 +11,6 @@
 #include "xalloc.h"
 
 #include <fcntl.h>
-#include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -117,7 +116,7 @@ static bool find_pages(struct descs_job *j, const struct patch_descs *e)
 			return false;
 		const struct doc *doc = &s->docs[di];
 		for (size_t i = 0; i < doc->ncites; i++)
-			if (!same_str(doc->cites[i].desc, e->v[k].was[i])) {
+			if (e->v[k].now_len[i] != SIZE_MAX) { /* changed, as build_patch found */
 				j->ch = xgrow(j->ch, &j->capch, j->nch + 1, sizeof *j->ch);
 				j->ch[j->nch++] = (struct changed){(size_t)di, i, e->v[k].was[i]};
 			}
