@@ -85,7 +85,7 @@ test-asan:
 	@# the incremental paths (kept pages, records and bodies, the spare, patches,
 	@# the search index's kept words)
 	@# under the sanitizers too (not the scripts that run ssg under strace)
-	@for t in page_inputs spare_tree patch_edit descs_edit list_items search_memo; do \
+	@for t in page_inputs spare_tree patch_edit descs_edit descs_splice list_items search_memo; do \
 		SSG=$(CURDIR)/build/asan/ssg-asan sh tests/integration/$$t.sh || exit 1; done
 
 $(BUILD)/ssg-asan: $(BUILD)/obj/main.o $(BUILD)/libssg.a

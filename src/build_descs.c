@@ -5,16 +5,16 @@
 #include "doc_cache.h"
 #include "html.h"
 #include "mustache.h"
+#include "page_items.h"
 #include "path.h"
 #include "render.h"
+#include "room_hint.h"
 #include "view.h"
 #include "xalloc.h"
 
-#include <fcntl.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -35,6 +35,8 @@ struct new_page {
 	char *tmp;       /* its bytes, beside the output folder */
 	size_t size;
 	long body_at, body_len;
+	struct page_item *notes; /* a resource page's descriptions (page_items.h) */
+	size_t nnotes;
 };
 
 struct descs_job {
@@ -171,10 +173,17 @@ static bool make_pages(struct descs_job *j, struct diags *d)
 			v = view_resource(s, (size_t)p->resource);
 		struct buf b = BUF_INIT;
 		struct diags local = DIAGS_INIT;
-		ok = mustache_render_locate(tpl, name, v, &b, &local, watch, &p->body_at) == 0 &&
+		struct mustache_items places = {0};
+		ok = mustache_render_items(tpl, name, v, &b, &local, watch, &p->body_at,
+					   p->doc < 0 ? &places : NULL) == 0 &&
 		     !diags_count(&local, SEV_ERROR);
 		diags_free(&local);
 		val_free(v);
+		if (ok && p->doc < 0) {
+			p->notes = xcalloc(places.n + 1, sizeof *p->notes);
+			p->nnotes = page_items_note_descs(b.p, &places, p->notes);
+		}
+		mustache_items_free(&places);
 		if (ok) {
 			const char *parts[1] = {b.p ? b.p : ""};
 			size_t lens[1] = {b.n};
@@ -187,6 +196,32 @@ static bool make_pages(struct descs_job *j, struct diags *d)
 	view_release(s);
 	mustache_set_free(tpl);
 	return ok;
+}
+
+/* The resource pages put in place: their notes now those of their new
+ * files (a splice reads them: descs_splice.h). */
+static void note_pages(struct descs_job *j, const struct build_opts *o)
+{
+	char env[33];
+	build_render_env(o, 1, env);
+	struct page_items items;
+	page_items_load(&items, j->outdir, env);
+	for (size_t k = 0; k < j->npages; k++) {
+		const struct new_page *p = &j->pages[k];
+		if (p->doc >= 0)
+			continue;
+		char *file = path_join(j->outdir, p->path);
+		struct stat st;
+		struct output_file f = {0, 0, 0}; /* not known: not read */
+		if (lstat(file, &st) == 0 && S_ISREG(st.st_mode))
+			f = (struct output_file){(unsigned long long)st.st_dev,
+						 (unsigned long long)st.st_ino,
+						 (unsigned long long)st.st_size};
+		free(file);
+		page_items_set(&items, p->path, &f, p->notes, p->nnotes);
+	}
+	page_items_save(&items, j->outdir, env);
+	page_items_free(&items);
 }
 
 int build_descs(struct site *s, const struct build_opts *o, const char *outdir,
@@ -229,11 +264,14 @@ int build_descs(struct site *s, const struct build_opts *o, const char *outdir,
 							      {v->digest[0], v->digest[1]},
 							      p->body_at, p->body_len};
 		}
+		/* the hint counts the descriptions: forgotten while they change */
+		room_hint_forget(outdir);
 		ok = build_patch_put(outdir, paths, tmps, j.npages, recs, nrecs) == 0;
 		for (size_t k = 0; k < j.npages; k++)
 			j.pages[k].tmp = tmps[k];
 	}
 	if (ok) {
+		note_pages(&j, o);
 		if (o->committed)
 			o->committed(o->committed_ctx);
 		was.unchanged = was.files - j.npages;
@@ -242,6 +280,7 @@ int build_descs(struct site *s, const struct build_opts *o, const char *outdir,
 		was.warnings = diags_count(d, SEV_WARNING);
 		was.errors = 0;
 		build_state_save(outdir, fp, d, &was);
+		room_hint_save(s, outdir, e->frame);
 		*st = was;
 	}
 	for (size_t k = 0; k < j.npages; k++) {
@@ -250,143 +289,35 @@ int build_descs(struct site *s, const struct build_opts *o, const char *outdir,
 			free(j.pages[k].tmp);
 		}
 		free(j.pages[k].path);
+		free(j.pages[k].notes);
 	}
 	diags_free(&said);
 	free(j.ch);
 	return ok ? 0 : -1;
 }
 
-/* ---- the hint: how long each citation's description may be ---------------- */
-
-/* "ssg-room 2\n", then per document: its name's length and its name, its
- * citations' count and each citation's room (this machine's order: a hint
- * never leaves it), -1 for the citation giving its resource's description,
- * ROOM_ANY for one whose description no length changes. */
-#define ROOM_MAGIC "ssg-room 2\n"
-#define ROOM_ANY INT32_MAX
-
-/* The hint's file, beside outdir: its folder (open) and its name. */
-static int room_file(const char *outdir, char **name)
-{
-	char *parent = path_dirname(outdir);
-	*name = xasprintf(".%s" BUILD_DESCS_ROOM_SUFFIX, path_basename(outdir));
-	int dfd = open(*parent ? parent : ".", O_PATH | O_DIRECTORY | O_CLOEXEC);
-	free(parent);
-	return dfd;
-}
-
-static void put_u32(struct buf *b, uint32_t v) { buf_put(b, &v, sizeof v); }
-
-void build_descs_save_room(const struct site *s, const char *outdir)
-{
-	/* each resource's description, and the first citation giving it (the
-	 * very string: model.c's resource borrows it), in document order as
-	 * its citations are: none when site.yml gives it */
-	const char **desc = xcalloc(s->nres + 1, sizeof *desc);
-	int32_t *len = xcalloc(s->nres + 1, sizeof *len);
-	size_t *src_doc = xcalloc(s->nres + 1, sizeof *src_doc);
-	size_t *src_cite = xcalloc(s->nres + 1, sizeof *src_cite);
-	bool *found = xcalloc(s->nres + 1, sizeof *found);
-	for (size_t ri = 0; ri < s->nres; ri++) {
-		desc[ri] = s->res[ri].desc;
-		size_t l = desc[ri] ? strlen(desc[ri]) : 0;
-		len[ri] = l < ROOM_ANY ? (int32_t)l : ROOM_ANY - 1;
-	}
-	for (size_t d = 0; d < s->ndocs; d++)
-		for (size_t i = 0; i < s->docs[d].ncites; i++) {
-			const struct citation *c = &s->docs[d].cites[i];
-			if (c->resource >= 0 && !found[c->resource] && desc[c->resource] &&
-			    c->desc == desc[c->resource]) {
-				found[c->resource] = true;
-				src_doc[c->resource] = d;
-				src_cite[c->resource] = i;
-			}
-		}
-	struct buf out = BUF_INIT;
-	buf_puts(&out, ROOM_MAGIC);
-	for (size_t d = 0; d < s->ndocs; d++) {
-		const struct doc *doc = &s->docs[d];
-		size_t nl = strlen(doc->relpath);
-		put_u32(&out, (uint32_t)nl);
-		buf_put(&out, doc->relpath, nl);
-		put_u32(&out, (uint32_t)doc->ncites);
-		for (size_t i = 0; i < doc->ncites; i++) {
-			long ri = doc->cites[i].resource;
-			int32_t room = ROOM_ANY; /* no resource, or site.yml's description */
-			if (ri >= 0 && (!desc[ri] || found[ri])) {
-				bool source = found[ri] && src_doc[ri] == d && src_cite[ri] == i;
-				bool before = found[ri] &&
-					      (d < src_doc[ri] || (d == src_doc[ri] && i < src_cite[ri]));
-				room = source ? -1 : len[ri] - (before ? 1 : 0);
-			}
-			buf_put(&out, &room, sizeof room);
-		}
-	}
-	char *name;
-	int dfd = room_file(outdir, &name);
-	if (dfd >= 0) {
-		path_replace_at(dfd, name, out.p, out.n); /* a hint: unwritten, none */
-		close(dfd);
-	}
-	free(name);
-	buf_free(&out);
-	free(desc);
-	free(len);
-	free(src_doc);
-	free(src_cite);
-	free(found);
-}
-
-/* Whether v's changed descriptions fit the rooms the hint gives (n of them). */
-static bool fits(const struct patch_desc_doc *v, const unsigned char *p, size_t n)
-{
-	if (n != v->ncites)
-		return false;
-	for (size_t i = 0; i < n; i++) {
-		int32_t room;
-		memcpy(&room, p + 4 * i, sizeof room);
-		if (v->now_len[i] != SIZE_MAX && room != ROOM_ANY &&
-		    (room < 0 || v->now_len[i] > (size_t)room))
-			return false;
-	}
-	return true;
-}
+/* ---- the hint: whether the patch will apply ------------------------------ */
 
 bool build_descs_foreseen(const char *outdir, const struct patch_descs *e)
 {
-	char *name;
-	int dfd = room_file(outdir, &name);
-	struct stat st;
-	unsigned char *map = dfd >= 0 ? path_map_regular_at(dfd, name, (size_t)1 << 30, &st) : NULL;
-	if (dfd >= 0)
-		close(dfd);
-	free(name);
-	if (!map)
+	struct room_hint h;
+	if (room_hint_open(&h, outdir, e->frame))
 		return false;
-	size_t n = (size_t)st.st_size, ml = strlen(ROOM_MAGIC), found = 0;
-	bool ok = n >= ml && !memcmp(map, ROOM_MAGIC, ml);
-	/* each document once, in the file's order (bounds checked) */
-	for (size_t at = ml; ok && found < e->n && n - at >= 8;) {
-		uint32_t nl, nc;
-		memcpy(&nl, map + at, 4);
-		if (n - at - 4 < (size_t)nl + 4) {
-			ok = false;
-			break;
+	const char *names[BUILD_PATCH_MAX_DOCS];
+	size_t at[BUILD_PATCH_MAX_DOCS], count[BUILD_PATCH_MAX_DOCS];
+	for (size_t k = 0; k < e->n; k++)
+		names[k] = e->v[k].relpath;
+	room_hint_docs(&h, names, e->n, at, count);
+	bool ok = true;
+	for (size_t k = 0; ok && k < e->n; k++) {
+		const struct patch_desc_doc *v = &e->v[k];
+		ok = at[k] && count[k] == v->ncites;
+		for (size_t i = 0; ok && i < v->ncites; i++) {
+			int32_t room = room_hint_cite(&h, at[k], i).room;
+			ok = v->now_len[i] == SIZE_MAX || room == ROOM_HINT_ANY ||
+			     (room >= 0 && v->now_len[i] <= (size_t)room);
 		}
-		const char *docname = (const char *)map + at + 4;
-		memcpy(&nc, map + at + 4 + nl, 4);
-		size_t rooms = at + 8 + nl;
-		if ((n - rooms) / 4 < nc) {
-			ok = false;
-			break;
-		}
-		for (size_t k = 0; k < e->n; k++)
-			if (strlen(e->v[k].relpath) == nl && !memcmp(e->v[k].relpath, docname, nl)) {
-				ok = fits(&e->v[k], map + rooms, nc);
-				found++;
-			}
-		at = rooms + 4 * (size_t)nc;
 	}
-	munmap(map, n);
-	return ok && found == e->n;
+	room_hint_close(&h);
+	return ok;
 }

@@ -1,5 +1,6 @@
 /* build_descs: the quick path of an incremental build for an edit of list
- * entries' descriptions (and of prose), once the model is built.
+ * entries' descriptions (and of prose), once the model is built: what
+ * build_patch could not splice without it (descs_splice.h).
  *
  * An entry's description (citation.desc) shows on its document's page and,
  * among the descriptions its resource was given, on the resource's page.
@@ -21,6 +22,8 @@
  * The model's diagnostics must be the last build's (as build_patch read its
  * state, which a preview then forgets), as its documents' records say they
  * are: a whole build's rendering could have added to them.
+ * The resource pages it puts are noted as a whole build notes them
+ * (page_items.h), for the next edit to be spliced there.
  * Whatever does not check out leaves the site as it is: the caller builds
  * in full. Not under SSG_CHECK_INPUTS (whose builds check what they keep).
  * Level 5. */
@@ -41,16 +44,10 @@ int build_descs(struct site *s, const struct build_opts *o, const char *outdir,
 /* Whether the patch will apply is only known from the model; the caller
  * begins its output meanwhile in case it does not (build_descs.h's caller,
  * site.c), which the patch pays for (the spare's listing beside the model).
- * A hint tells it beforehand: beside the output folder, <name>.ssg-room
- * (hidden) says, for each document's citation, how long its description may
- * be without becoming its resource's: the resource's description's length,
- * one less before the citation that gives it (the first of equals wins);
- * -1 for that citation itself; any for a citation without a resource or
- * under site.yml's description. A whole build saves it from its model. */
-#define BUILD_DESCS_ROOM_SUFFIX ".ssg-room"
-void build_descs_save_room(const struct site *s, const char *outdir);
-/* Whether, by that hint, e's edits leave every resource's description as
- * it was: false when the hint is missing or does not know them. */
+ * The hint a whole build leaves (room_hint.h) tells it beforehand: whether,
+ * by it, e's edits leave every resource's description as it was (false
+ * when the hint is missing or does not know them). The patch forgets the
+ * hint while it puts its pages, and saves it again from the model. */
 bool build_descs_foreseen(const char *outdir, const struct patch_descs *e);
 
 #endif

@@ -2,6 +2,7 @@
  * a model (see build_patch.h). */
 #include "build_patch.h"
 #include "build_state.h"
+#include "descs_splice.h"
 #include "doc_cache.h"
 #include "hash.h"
 #include "html.h"
@@ -38,6 +39,11 @@ struct patch_job {
 	bool may_preview;    /* a page may be previewed (build_opts.previewed) */
 	bool previewed;      /* one was: the site is not whole until built in full */
 	struct patch_descs *descs;
+	bool may_splice;     /* entries' descriptions may be spliced (descs_splice.h) */
+	bool descs_edited;   /* some were: their pages are to be made */
+	bool spliced;        /* and they were: sp holds them */
+	struct descs_splice sp;
+	char env[33];        /* build_render_env, for the pages' notes */
 };
 
 /* The documents whose bytes changed, each with its page; false when one has
@@ -152,8 +158,13 @@ static bool patch_one(struct patch_job *j, size_t k, const struct doc_cache *cac
 	char *file = path_join(j->outdir, p->was->page);
 	bool ok = now->ok && doc_cache_get(cache, was.relpath, p->was->digest, &was);
 	bool same = ok && doc_cache_same_record(&was, now);
-	bool preview = ok && !same && j->may_preview && doc_cache_previewable(&was, now);
-	ok = (same || preview) && buf_read_regular(&page, file, 1u << 28) == 0 &&
+	/* the same but for entries' descriptions: patched as prose is, their
+	 * resources' pages spliced (make_pages) */
+	bool descs = ok && !same && j->may_splice && was.ncites == now->ncites &&
+		     doc_cache_same_but_descs(&was, now);
+	bool preview = ok && !same && !descs && j->may_preview && doc_cache_previewable(&was, now);
+	j->descs_edited |= descs;
+	ok = (same || descs || preview) && buf_read_regular(&page, file, 1u << 28) == 0 &&
 	     (size_t)p->was->at + (size_t)p->was->len <= page.n &&
 	     /* an empty body may read differently to a template: not patched */
 	     was.body && *was.body && now->body && *now->body;
@@ -221,6 +232,18 @@ static void collect_descs(struct patch_job *j, const struct doc_cache *cache)
 	}
 }
 
+/* The pages written beside the output, removed. */
+static void drop_beside(struct patch_job *j)
+{
+	for (size_t k = 0; k < j->n; k++)
+		if (j->p[k].tmp) {
+			unlink(j->p[k].tmp);
+			free(j->p[k].tmp);
+			j->p[k].tmp = NULL;
+		}
+	j->delta = 0;
+}
+
 /* Read the edited documents again and make their new pages; the document
  * cache gets their new entries. */
 static bool make_pages(struct patch_job *j)
@@ -257,6 +280,21 @@ static bool make_pages(struct patch_job *j)
 	bool ok = cache.valid;
 	for (size_t k = 0; ok && k < j->n; k++)
 		ok = patch_one(j, k, &cache, &s->docs[k]);
+	if (ok && j->descs_edited) {
+		/* entries' descriptions: spliced into their resources' pages, or
+		 * the documents are patched again without that (a preview, or
+		 * none: a build follows) */
+		collect_descs(j, &cache);
+		j->spliced = descs_splice_make(&j->sp, j->outdir, j->env, j->descs, s->docs,
+					       BUILD_PATCH_MAX_DOCS) == 0;
+		patch_descs_free(j->descs);
+		if (!j->spliced) {
+			drop_beside(j);
+			j->may_splice = false;
+			for (size_t k = 0; ok && k < j->n; k++)
+				ok = patch_one(j, k, &cache, &s->docs[k]);
+		}
+	}
 	/* not patched whole: a build follows, which may patch descriptions */
 	if (cache.valid && (!ok || j->previewed))
 		collect_descs(j, &cache);
@@ -308,20 +346,37 @@ int build_patch_put(const char *outdir, const char *const *pages, char **tmps, s
 	return rc;
 }
 
-/* Put the new pages in: the state first says it does not know them. */
+/* Put the new pages in: the state first says it does not know them. A
+ * splice's pages go with them; the hint is forgotten while they do, and
+ * saved again with the pages' notes once they are in place. A preview's
+ * forgets it (the site is not whole: the build that follows saves it). */
 static bool put_pages(struct patch_job *j)
 {
-	const char *paths[BUILD_PATCH_MAX_DOCS];
-	char *tmps[BUILD_PATCH_MAX_DOCS];
+	const char *paths[BUILD_PATCH_MAX_DOCS + DESCS_SPLICE_MAX_PAGES];
+	char *tmps[BUILD_PATCH_MAX_DOCS + DESCS_SPLICE_MAX_PAGES];
 	struct doc_page_rec now[BUILD_PATCH_MAX_DOCS];
+	size_t n = 0;
 	for (size_t k = 0; k < j->n; k++) {
-		paths[k] = j->p[k].was->page;
-		tmps[k] = j->p[k].tmp;
+		paths[n] = j->p[k].was->page;
+		tmps[n++] = j->p[k].tmp;
 		now[k] = j->p[k].now;
 	}
-	int rc = build_patch_put(j->outdir, paths, tmps, j->n, now, j->n);
+	for (size_t k = 0; j->spliced && k < j->sp.npages; k++) {
+		paths[n] = j->sp.pages[k].path;
+		tmps[n++] = j->sp.pages[k].tmp;
+	}
+	if (j->spliced || j->previewed)
+		room_hint_forget(j->outdir);
+	int rc = build_patch_put(j->outdir, paths, tmps, n, now, j->n);
+	n = 0;
 	for (size_t k = 0; k < j->n; k++)
-		j->p[k].tmp = tmps[k];
+		j->p[k].tmp = tmps[n++];
+	for (size_t k = 0; j->spliced && k < j->sp.npages; k++)
+		j->sp.pages[k].tmp = tmps[n++];
+	if (rc == 0 && j->spliced) {
+		descs_splice_note(&j->sp, j->outdir, j->env);
+		j->delta += j->sp.delta;
+	}
 	return rc == 0;
 }
 
@@ -332,9 +387,11 @@ int build_patch(const struct build_opts *o, const char *outdir,
 {
 	struct patch_job j = {.src = o->source ? o->source : ".", .outdir = outdir,
 			      .digests = digests, .may_preview = o->previewed != NULL,
-			      .descs = descs};
+			      .descs = descs, .may_splice = !getenv("SSG_CHECK_INPUTS")};
+	build_render_env(o, 1, j.env);
 	descs->n = 0;
 	descs->last = (struct diags)DIAGS_INIT;
+	memcpy(descs->frame, frame, sizeof descs->frame);
 	struct diags last = DIAGS_INIT;
 	struct build_stats was;
 	memset(left, 0, sizeof *left);
@@ -344,9 +401,10 @@ int build_patch(const struct build_opts *o, const char *outdir,
 	bool ok = made && put_pages(&j);
 	bool previewed = ok && j.previewed;
 	if (ok && !previewed) {
-		was.unchanged = was.files - j.n;
 		was.bytes = (unsigned long long)((long long)was.bytes + j.delta);
-		was.patched = j.n;
+		was.spliced = j.spliced ? j.sp.npages : 0;
+		was.patched = j.n + was.spliced;
+		was.unchanged = was.files - was.patched;
 		build_state_save(outdir, fp, &last, &was);
 		diags_take(d, &last);
 		*st = was;
@@ -358,11 +416,9 @@ int build_patch(const struct build_opts *o, const char *outdir,
 		descs->was = was;
 	}
 	diags_free(&last);
-	for (size_t k = 0; k < j.n; k++)
-		if (j.p[k].tmp) {
-			unlink(j.p[k].tmp);
-			free(j.p[k].tmp);
-		}
+	drop_beside(&j);
+	if (j.spliced)
+		descs_splice_free(&j.sp);
 	for (size_t i = 0; j.entries && i < j.nall; i++)
 		buf_free(&j.entries[i]);
 	free(j.entries);

@@ -12,6 +12,11 @@
  * replaced by the new one, whose badges and links are those the old body had
  * (html_relink_body). No model is built and nothing else is read.
  *
+ * When documents give their cached records but for their entries'
+ * descriptions, their pages are patched the same way, and the resources'
+ * pages that show those descriptions are spliced (descs_splice.h): when
+ * the splice cannot tell, it is left to the model (build_descs.h).
+ *
  * Whatever else changed, or whatever does not check out, build_patch leaves
  * the site as it is and the caller builds in full.
  *
@@ -65,6 +70,7 @@ struct patch_descs {
 	 * counted in */
 	struct diags last;
 	struct build_stats was;
+	char frame[33]; /* the site's frame fingerprint (room_hint.h's) */
 };
 void patch_descs_free(struct patch_descs *p);
 

@@ -90,7 +90,11 @@ int cmd_build(int argc, char **argv)
 			rc ? "build failed" : "built", st.docs, st.pages, st.statics, st.resources,
 			st.unsorted, st.files, st.unchanged, patched, st.warnings, st.errors, st.ms);
 	}
-	if (timings)
+	if (timings && st.patched)
+		fprintf(stderr, "timings: patched in %.0f ms (%zu page%s, %zu of them resources' "
+			"pages spliced without a model)\n", st.ms, st.patched,
+			st.patched == 1 ? "" : "s", st.spliced);
+	else if (timings)
 		fprintf(stderr,
 			"timings: check %.0f ms, read %.0f ms, model %.0f ms (%zu resources' "
 			"names and classes kept, %zu documents' related documents kept), prepare "

@@ -802,6 +802,10 @@ struct mrender {
 	struct mustache_items *items; /* mustache_render_items' places */
 	size_t item_base;         /* the context of the item being noted (0: none) */
 	bool item_open;           /* it looked a name up outside itself: not noted */
+	const struct val *item_val; /* that item; where it went itself: */
+	int item_seen;            /* times */
+	bool item_escaped;
+	size_t item_at, item_len; /* the last time, in out */
 };
 
 /* Nested sections over lists multiply: a few hundred bytes of template can
@@ -886,10 +890,17 @@ static void emit_value(struct mrender *r, const struct val *v, bool escape)
 		r->watch_at = (long)(r->out->n - r->start);
 		r->watch_seen += escape ? 2 : 1;
 	}
+	size_t from = r->out->n;
 	if (escape)
 		buf_put_html(r->out, s, n);
 	else
 		buf_put(r->out, s, n);
+	if (v == r->item_val && v->kind == VAL_STR) {
+		r->item_seen++;
+		r->item_escaped = escape;
+		r->item_at = from;
+		r->item_len = r->out->n - from;
+	}
 }
 
 /* Indent the lines to come by ws more; returns what to restore. When the
@@ -923,7 +934,8 @@ static void note_item(struct mrender *r, uint32_t item, size_t from)
 {
 	struct mustache_items *m = r->items;
 	m->v = xgrow(m->v, &m->cap, m->n + 1, sizeof *m->v);
-	m->v[m->n++] = (struct mustache_item_place){item, from - r->start, r->out->n - from};
+	m->v[m->n++] = (struct mustache_item_place){item, from - r->start, r->out->n - from,
+						    false, false, 0, 0};
 }
 
 /* An item already rendered: its bytes, where no indentation is due (the
@@ -959,18 +971,30 @@ static void render_section(struct mrender *r, const struct mop *op, const struct
 			}
 			size_t from = r->out->n, base = r->item_base;
 			bool noted = it && it->item && r->items && !r->ind.n, open = r->item_open;
+			const struct val *outer = r->item_val;
+			int outer_seen = r->item_seen;
 			if (noted) {
 				r->item_base = r->nctx;
 				r->item_open = false;
+				r->item_val = it;
+				r->item_seen = 0;
 			}
 			ctx_push(r, it);
 			render_ops(r, &op->body, scope);
 			r->nctx--;
 			if (noted) {
-				if (!r->item_open)
+				if (!r->item_open) {
 					note_item(r, it->item, from);
+					struct mustache_item_place *p = &r->items->v[r->items->n - 1];
+					if (it->kind == VAL_STR && r->item_seen == 1)
+						*p = (struct mustache_item_place){
+							p->item, p->at, p->len, true, r->item_escaped,
+							r->item_at - r->start, r->item_len};
+				}
 				r->item_base = base;
 				r->item_open = open || r->item_open;
+				r->item_val = outer;
+				r->item_seen = outer_seen;
 			}
 		}
 	} else if (val_truthy(v)) {

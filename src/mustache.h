@@ -87,6 +87,13 @@ int mustache_render(struct mustache_set *set, const char *name, const struct val
 struct mustache_item_place {
 	uint32_t item;
 	size_t at, len; /* in the rendering, from its first byte */
+	/* an item that is a string: where it went itself, when exactly once
+	 * (val_len bytes at val_at, in the rendering, HTML-escaped when
+	 * val_escaped); val_once false otherwise. The rest of the item's
+	 * bytes are then the template's text alone: it looked nothing up
+	 * outside itself, and a non-empty string's sections go one way */
+	bool val_once, val_escaped;
+	size_t val_at, val_len;
 };
 struct mustache_items {
 	struct mustache_item_place *v;

@@ -729,12 +729,13 @@ static int open_target(struct output *o, const char *relpath, bool *over, bool *
 /* A target written whole (n bytes): cut to its size, closed, moved into
  * place and counted. *made as write_file says. */
 static int finish_target(struct output *o, const char *relpath, int fd, bool over, bool spread,
-			 struct spread_ticket *ticket, size_t n, struct output_file *made)
+			 struct spread_ticket *ticket, size_t n, struct output_file *made,
+			 bool always)
 {
 	/* the staging folder's file: the site's once swapped in (noted for a
-	 * spare, which only a site in place leaves) */
+	 * spare, which only a site in place leaves, or when asked always) */
 	struct stat st;
-	bool noted = made && o->has_final;
+	bool noted = made && (o->has_final || always);
 	if ((over && ftruncate(fd, (off_t)n)) || (noted && fstat(fd, &st))) {
 		fail(o, relpath, "cannot write");
 		close(fd);
@@ -769,7 +770,7 @@ static bool refused(struct output *o, const char *relpath)
 }
 
 static int write_file(struct output *o, const char *relpath, const struct str *v, size_t nv,
-		      size_t n, struct output_file *made)
+		      size_t n, struct output_file *made, bool always)
 {
 	if (refused(o, relpath))
 		return -1;
@@ -793,7 +794,7 @@ static int write_file(struct output *o, const char *relpath, const struct str *v
 		close(fd);
 		return -1;
 	}
-	return finish_target(o, relpath, fd, over, spread, &ticket, n, made);
+	return finish_target(o, relpath, fd, over, spread, &ticket, n, made, always);
 }
 
 /* ---- a file written as its bytes come ---------------------------------- */
@@ -928,7 +929,7 @@ int output_stream_close(struct output_stream *w)
 			stream_diverge(w); /* shorter than the file in place, or none there */
 		if (!w->failed) {
 			rc = finish_target(w->o, w->relpath, w->fd, w->over, w->spread, &w->ticket,
-					   w->n, NULL);
+					   w->n, NULL, false);
 			w->fd = -1;
 		}
 	}
@@ -944,14 +945,21 @@ int output_stream_close(struct output_stream *w)
 int output_write(struct output *o, const char *relpath, const void *data, size_t n)
 {
 	struct str one = {data, n};
-	return write_file(o, relpath, &one, n > 0, n, NULL);
+	return write_file(o, relpath, &one, n > 0, n, NULL, false);
 }
 
 int output_write_noted(struct output *o, const char *relpath, const void *data, size_t n,
 		       struct output_file *made)
 {
 	struct str one = {data, n};
-	return write_file(o, relpath, &one, n > 0, n, made);
+	return write_file(o, relpath, &one, n > 0, n, made, false);
+}
+
+int output_write_known(struct output *o, const char *relpath, const void *data, size_t n,
+		       struct output_file *made)
+{
+	struct str one = {data, n};
+	return write_file(o, relpath, &one, n > 0, n, made, true);
 }
 
 int output_copy(struct output *o, const char *relpath, const char *src)

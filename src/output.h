@@ -90,6 +90,10 @@ int output_write(struct output *o, const char *relpath, const void *data, size_t
  * will be kept for a next build to take it from). */
 int output_write_noted(struct output *o, const char *relpath, const void *data, size_t n,
 		       struct output_file *made);
+/* The same, and *made known even when no site is in place (a first build:
+ * a resource page's notes, page_items.h, need its file from the first). */
+int output_write_known(struct output *o, const char *relpath, const void *data, size_t n,
+		       struct output_file *made);
 /* A file written as its bytes come, never whole in memory (a data file of
  * tens of megabytes): open, put its bytes in order, close. Kept as it is when
  * the site in place has these very bytes there (compared as they come), as

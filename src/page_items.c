@@ -2,6 +2,7 @@
 #include "page_items.h"
 #include "build_state.h"
 #include "buf.h"
+#include "digest.h"
 #include "xalloc.h"
 
 #include <stdlib.h>
@@ -64,6 +65,15 @@ const struct page_items_page *page_items_find(const struct page_items *p, const 
 	return p->index.n && hash_get(&p->index, path, &i) ? &p->pages[i] : NULL;
 }
 
+void page_items_desc_key(bool escaped, const char *bytes, size_t n, unsigned long long key[2])
+{
+	struct digest d;
+	digest_start(&d);
+	digest_feed(&d, escaped ? "desc-html" : "desc-raw", escaped ? 9 : 8);
+	digest_feed(&d, bytes, n);
+	digest_end(&d, key);
+}
+
 void page_items_add(struct page_items *p, const char *path, const struct output_file *file,
 		    const struct page_item *v, size_t n)
 {
@@ -72,6 +82,42 @@ void page_items_add(struct page_items *p, const char *path, const struct output_
 	p->pages = xgrow(p->pages, &p->cappages, p->npages + 1, sizeof *p->pages);
 	p->pages[p->npages++] = (struct page_items_page){xstrdup(path), *file, p->n, n};
 	p->n += n;
+}
+
+void page_items_set(struct page_items *p, const char *path, const struct output_file *file,
+		    const struct page_item *v, size_t n)
+{
+	const struct page_items_page *found = page_items_find(p, path);
+	if (!found) {
+		page_items_add(p, path, file, v, n);
+		hash_put(&p->index, p->pages[p->npages - 1].path, p->npages - 1);
+		return;
+	}
+	struct page_items_page *g = &p->pages[found - p->pages];
+	if (n > g->n) { /* moved to the end: the old ones stay unused until a build */
+		p->v = xgrow(p->v, &p->cap, p->n + n, sizeof *p->v);
+		g->from = p->n;
+		p->n += n;
+	}
+	memcpy(p->v + g->from, v, n * sizeof *v);
+	g->n = n;
+	g->file = *file;
+}
+
+size_t page_items_note_descs(const char *page, const struct mustache_items *places,
+			     struct page_item *v)
+{
+	size_t n = 0;
+	for (size_t k = 0; k < places->n; k++) {
+		const struct mustache_item_place *p = &places->v[k];
+		if (!p->val_once || p->val_at > UINT32_MAX || p->val_len > UINT32_MAX)
+			continue;
+		struct page_item *e = &v[n++];
+		page_items_desc_key(p->val_escaped, page + p->val_at, p->val_len, e->key);
+		e->at = (uint32_t)p->val_at;
+		e->len = (uint32_t)p->val_len;
+	}
+	return n;
 }
 
 void page_items_save(const struct page_items *p, const char *outdir, const char env[33])

@@ -6,6 +6,11 @@
  * changes one entry changes the pages that list it, and each was rendered
  * whole.
  *
+ * Resource pages note their descriptions the same way (view_resource's
+ * "descriptions", each where its string went, keyed by page_items_desc_key
+ * of those bytes), for an edit of one entry's description to be spliced
+ * there (descs_splice.h); nothing takes them as entries.
+ *
  * Per page: its path, its file as the build left it in the site (device,
  * inode and size: a page replaced since is not used, as output_keep trusts a
  * kept page by the same identity), and per entry the digest of all it is made
@@ -15,11 +20,13 @@
 #ifndef SSG_PAGE_ITEMS_H
 #define SSG_PAGE_ITEMS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "buf.h"
 #include "hash.h"
+#include "mustache.h"
 #include "output.h"
 
 struct page_inputs;
@@ -46,10 +53,21 @@ struct page_items {
 /* outdir's entries when made under env; else p stays empty. */
 void page_items_load(struct page_items *p, const char *outdir, const char env[33]);
 const struct page_items_page *page_items_find(const struct page_items *p, const char *path);
+/* The key of a description's bytes as a resource page shows them (escaped:
+ * HTML-escaped by the template), page_item.at and len being where. */
+void page_items_desc_key(bool escaped, const char *bytes, size_t n, unsigned long long key[2]);
 /* Add a page (its file known: ino not 0) with its n entries, copied. */
 void page_items_add(struct page_items *p, const char *path, const struct output_file *file,
 		    const struct page_item *v, size_t n);
+/* path's entries now the n at v, its file `file` (a page not known added). */
+void page_items_set(struct page_items *p, const char *path, const struct output_file *file,
+		    const struct page_item *v, size_t n);
 void page_items_save(const struct page_items *p, const char *outdir, const char env[33]);
+/* The notes of a resource page's descriptions (page, its bytes; places, as
+ * mustache_render_items noted its items): each that went out once as its
+ * own, at most places->n of them into v. Their count. */
+size_t page_items_note_descs(const char *page, const struct mustache_items *places,
+			     struct page_item *v);
 void page_items_free(struct page_items *p);
 
 /* The entries of one page of the site in place, found by key, with its bytes

@@ -14,6 +14,7 @@
 #include "output.h"
 #include "page_inputs.h"
 #include "page_items.h"
+#include "room_hint.h"
 #include "path.h"
 #include "pool.h"
 #include "render.h"
@@ -235,10 +236,30 @@ static void emit_listing(struct render_job *j, struct page_task *t, const char *
 	buf_free(&b);
 }
 
-/* Render a page, unless the site in place has it from the same view. */
+/* Where a resource page's descriptions went (each once, as its own: the
+ * rest of its item the template's text), each by the key of its bytes. */
+static void note_descs(struct page_task *t, const struct buf *page,
+		       const struct mustache_items *places)
+{
+	t->items = xcalloc(places->n + 1, sizeof *t->items);
+	t->nitems = page_items_note_descs(page->p, places, t->items);
+}
+
+/* Render a page, unless the site in place has it from the same view; with
+ * descs, a resource page's descriptions noted. */
+static void emit_noting(struct render_job *j, struct page_task *t, const char *tpl,
+			struct val *v, const char *path, const struct val *watch, bool descs);
+
 static void emit(struct render_job *j, struct page_task *t, const char *tpl, struct val *v,
 		 const char *path, const struct val *watch)
 {
+	emit_noting(j, t, tpl, v, path, watch, false);
+}
+
+static void emit_noting(struct render_job *j, struct page_task *t, const char *tpl,
+			struct val *v, const char *path, const struct val *watch, bool descs)
+{
+	struct mustache_items places = {0};
 	struct buf b = BUF_INIT;
 	struct diags local = DIAGS_INIT;
 	/* a page without inputs is known by its view's digest; one with inputs
@@ -257,18 +278,25 @@ static void emit(struct render_job *j, struct page_task *t, const char *tpl, str
 	if (!t->tracked && page_digests_same(j->before, path, t->digest, &was) &&
 	    output_keep(j->out, path, was, &t->file) == 0)
 		t->kept = true;
-	else if (mustache_render_locate(j->tpl, tpl, v, &b, &local, watch, &t->body_at) == 0) {
+	else if (mustache_render_items(j->tpl, tpl, v, &b, &local, watch, &t->body_at,
+				       descs ? &places : NULL) == 0) {
 		if (t->expect && !output_same(j->out, path, buf_cstr(&b), b.n))
 			diag_add(&local, SEV_ERROR, path, 0, 0,
 				 "internal error: the page's inputs are as they were, its bytes are "
 				 "not");
-		output_write_noted(j->out, path, buf_cstr(&b), b.n, &t->file);
+		if (descs)
+			output_write_known(j->out, path, buf_cstr(&b), b.n, &t->file);
+		else
+			output_write_noted(j->out, path, buf_cstr(&b), b.n, &t->file);
+		if (descs && t->file.ino)
+			note_descs(t, &b, &places);
 	} else
 		diag_add(&local, SEV_ERROR, path, 0, 0, "page not written: template '%s' failed", tpl);
 	pthread_mutex_lock(&j->lock);
 	diags_take(j->d, &local);
 	j->pages++;
 	pthread_mutex_unlock(&j->lock);
+	mustache_items_free(&places);
 	buf_free(&b);
 	val_free(v);
 }
@@ -445,8 +473,10 @@ static void render_one(void *ctx, size_t i)
 		path = xasprintf("%sindex.html", dir);
 		/* its inputs are its resources.json record's key */
 		memcpy(t->inputs, j->data[DATA_RESOURCES].keys[t->index], sizeof t->inputs);
-		if (!keep_by_inputs(j, t, path))
-			emit(j, t, "resource", view_resource(s, t->index), path, NULL);
+		if (keep_by_inputs(j, t, path))
+			keep_items(j, t);
+		else
+			emit_noting(j, t, "resource", view_resource(s, t->index), path, NULL, true);
 		break;
 	default:
 		switch (t->index) {
@@ -627,7 +657,7 @@ static void save_state(void *ctx, size_t i)
 		if (v->items.npages)
 			page_items_save(&v->items, v->outdir, v->env);
 	} else
-		build_descs_save_room(v->s, v->outdir);
+		room_hint_save(v->s, v->outdir, v->frame);
 }
 
 /* The staging folder begun, and the site in place's records loaded on a

@@ -66,6 +66,8 @@ struct build_stats {
 	double check_ms, read_ms, model_ms, prepare_ms, render_ms, write_ms;
 	bool up_to_date;      /* nothing had changed: the previous site stands */
 	size_t patched;       /* pages patched in place (build_patch.h); 0: a build */
+	size_t spliced;       /* of them, resources' pages whose descriptions were
+			       * spliced without a model (descs_splice.h) */
 	size_t views_skipped; /* pages kept by their inputs, no view built (page_inputs.h) */
 	size_t items_kept;    /* entries of list pages taken from the page in place (page_items.h) */
 	size_t records_kept[2]; /* records taken from the file in place: resources.json's, the

@@ -733,14 +733,15 @@ struct val *view_topic(const struct site *s, size_t ti, size_t page, struct view
 
 /* ---- resource page --------------------------------------------------------- */
 
-static void push_distinct(struct val *list, const char *s)
+/* s pushed onto list unless empty or there already: NULL then. */
+static struct val *push_distinct(struct val *list, const char *s)
 {
 	if (!s || !*s)
-		return;
+		return NULL;
 	for (size_t i = 0; i < list->n; i++)
 		if (!strcmp(list->items[i]->s, s))
-			return;
-	val_push(list, val_str_lasting(s));
+			return NULL;
+	return val_push(list, val_str_lasting(s));
 }
 
 struct val *view_resource(const struct site *s, size_t ri)
@@ -766,8 +767,9 @@ struct val *view_resource(const struct site *s, size_t ri)
 		const struct citation *c = &d->cites[r->refs[i].cite];
 		if (titles->n < 20)
 			push_distinct(titles, c->title);
-		if (descs->n < 20)
-			push_distinct(descs, c->desc);
+		struct val *dv = descs->n < VIEW_RESOURCE_DESCS ? push_distinct(descs, c->desc) : NULL;
+		if (dv) /* numbered: where each goes is noted (page_items.h) */
+			dv->item = (uint32_t)descs->n;
 		if (cites->n >= limit)
 			continue;
 		struct val *cv = val_push(cites, cite_link(s, root, &r->refs[i]));

@@ -46,7 +46,12 @@ struct view_items {
 /* Page `page` (1-based, up to topic.npages) of topic t; items may be NULL. */
 struct val *view_topic(const struct site *s, size_t t, size_t page, struct view_items *items);
 char *view_topic_page_dir(const struct site *s, size_t t, size_t page);
+/* A resource's page. Its "descriptions" are the distinct descriptions its
+ * entries give, in their order, the first VIEW_RESOURCE_DESCS of them: each
+ * a string numbered from 1 (struct val.item), so that where it goes can be
+ * noted (page_items.h). */
 struct val *view_resource(const struct site *s, size_t r);
+#define VIEW_RESOURCE_DESCS 20
 /* How many citing documents a resource's entry in a list names. */
 #define VIEW_CITED_IN 5
 /* How many documents the home page lists; the rest are on documents/ pages.

@@ -413,6 +413,63 @@ static void test_items(void **state)
 	mustache_set_free(set);
 }
 
+/* A string item notes where it went itself, when exactly once: escaped or
+ * not, through a partial, not when shown twice or not at all. */
+static void test_string_items(void **state)
+{
+	(void)state;
+	const char *pairs[] = {"esc", "<ul>{{#list}}<li>{{.}}</li>{{/list}}</ul>",
+			       "raw", "{{#list}}[{{{.}}}]{{/list}}",
+			       "via", "{{#list}}{{>one}}{{/list}}", "one", "<p>{{#.}}{{.}}{{/.}}</p>",
+			       "twice", "{{#list}}{{.}}={{.}};{{/list}}",
+			       "none", "{{#list}}<li/>{{/list}}", NULL};
+	struct table t = {pairs};
+	struct mustache_set *set = mustache_set_new(table_load, &t);
+	struct val *v = val_map();
+	struct val *list = val_set(v, "list", val_list());
+	const char *words[] = {"a<b", "plain"};
+	for (size_t k = 0; k < 2; k++)
+		val_push(list, val_str(words[k]))->item = (uint32_t)(k + 1);
+	struct buf out = BUF_INIT;
+	struct mustache_items items = {0};
+	buf_puts(&out, "xx");
+	assert_int_equal(mustache_render_items(set, "esc", v, &out, NULL, NULL, NULL, &items), 0);
+	assert_string_equal(buf_cstr(&out), "xx<ul><li>a&lt;b</li><li>plain</li></ul>");
+	assert_int_equal(items.n, 2);
+	assert_true(items.v[0].val_once && items.v[0].val_escaped);
+	assert_int_equal(items.v[0].val_at, 8);
+	assert_int_equal(items.v[0].val_len, 6);
+	assert_int_equal(items.v[1].val_at, 23);
+	assert_int_equal(items.v[1].val_len, 5);
+	mustache_items_free(&items);
+	buf_reset(&out);
+	assert_int_equal(mustache_render_items(set, "raw", v, &out, NULL, NULL, NULL, &items), 0);
+	assert_string_equal(buf_cstr(&out), "[a<b][plain]");
+	assert_true(items.v[0].val_once && !items.v[0].val_escaped);
+	assert_int_equal(items.v[0].val_at, 1);
+	assert_int_equal(items.v[0].val_len, 3);
+	mustache_items_free(&items);
+	buf_reset(&out);
+	assert_int_equal(mustache_render_items(set, "via", v, &out, NULL, NULL, NULL, &items), 0);
+	assert_string_equal(buf_cstr(&out), "<p>a&lt;b</p><p>plain</p>");
+	assert_int_equal(items.n, 2);
+	assert_true(items.v[1].val_once);
+	assert_int_equal(items.v[1].val_at, 16);
+	mustache_items_free(&items);
+	for (size_t k = 0; k < 2; k++) {
+		buf_reset(&out);
+		assert_int_equal(mustache_render_items(set, k ? "none" : "twice", v, &out, NULL,
+						       NULL, NULL, &items), 0);
+		assert_int_equal(items.n, 2);
+		assert_false(items.v[0].val_once);
+		assert_false(items.v[1].val_once);
+		mustache_items_free(&items);
+	}
+	val_free(v);
+	buf_free(&out);
+	mustache_set_free(set);
+}
+
 static void test_recursion(void **state)
 {
 	/* a tree rendered by a recursive partial is fine... */
@@ -661,6 +718,7 @@ int main(void)
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_missing),
 		cmocka_unit_test(test_items),
+		cmocka_unit_test(test_string_items),
 		cmocka_unit_test(test_recursion),
 		cmocka_unit_test(test_escaping),
 		cmocka_unit_test(test_escape_every_byte),

@@ -1,0 +1,261 @@
+/* descs_splice: entries' descriptions spliced into their resources' pages,
+ * without a model (see descs_splice.h). */
+#include "descs_splice.h"
+#include "buf.h"
+#include "path.h"
+#include "view.h"
+#include "xalloc.h"
+
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* The page at path under outdir, when it is the file its notes were made
+ * from (as output_keep trusts a kept page: the same device, inode and
+ * size), read through real folders only. */
+static bool read_noted(const char *outdir, const char *path, const struct output_file *was,
+		       struct buf *out)
+{
+	char *parent = path_dirname(path);
+	int dfd = path_open_dir_within(outdir, parent);
+	free(parent);
+	int fd = dfd >= 0 ? openat(dfd, path_basename(path), O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+			  : -1;
+	if (dfd >= 0)
+		close(dfd);
+	struct stat st;
+	bool ok = fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+		  (unsigned long long)st.st_dev == was->dev &&
+		  (unsigned long long)st.st_ino == was->ino &&
+		  (unsigned long long)st.st_size == was->size;
+	if (ok) {
+		size_t n = (size_t)st.st_size, got = 0;
+		buf_grow(out, n + 1);
+		while (ok && got < n) {
+			ssize_t k = read(fd, out->p + got, n - got);
+			ok = k > 0;
+			got += ok ? (size_t)k : 0;
+		}
+		out->n = got;
+		out->p[got] = '\0';
+	}
+	if (fd >= 0)
+		close(fd);
+	return ok;
+}
+
+/* How many distinct hashes of the n at `hashes` (a description given by
+ * several citations shows once). */
+static size_t distinct(const struct room_hint *h, size_t hashes, size_t n)
+{
+	uint64_t *v = xcalloc(n + 1, sizeof *v);
+	for (size_t i = 0; i < n; i++)
+		v[i] = room_hint_hash_at(h, hashes, i);
+	size_t d = 0;
+	for (size_t i = 0; i < n; i++) {
+		bool seen = false;
+		for (size_t k = 0; k < i && !seen; k++)
+			seen = v[k] == v[i];
+		d += !seen;
+	}
+	free(v);
+	return d;
+}
+
+/* The note of the description was on page g, and how it was written. */
+static long find_note(const struct page_items *items, const struct page_items_page *g,
+		      const char *was, struct buf *esc, bool *escaped)
+{
+	buf_reset(esc);
+	buf_put_html(esc, was, strlen(was));
+	for (int e = 1; e >= 0; e--) {
+		unsigned long long key[2];
+		if (e)
+			page_items_desc_key(true, esc->p, esc->n, key);
+		else
+			page_items_desc_key(false, was, strlen(was), key);
+		for (size_t k = g->from; k < g->from + g->n; k++)
+			if (items->v[k].key[0] == key[0] && items->v[k].key[1] == key[1]) {
+				*escaped = e;
+				return (long)k;
+			}
+	}
+	return -1;
+}
+
+/* The change of one citation's description, from was to now, on the page
+ * the hint gives it (k): false when it cannot be spliced. */
+static bool plan_one(struct descs_splice *sp, const char *outdir, const char env[33],
+		     uint32_t k, const char *was, const char *now, size_t first)
+{
+	if (!was || !*was || !now || !*now || sp->nch == DESCS_SPLICE_MAX_PAGES)
+		return false;
+	const char *p;
+	size_t plen, hashes, nh;
+	if (!room_hint_page(&sp->hint, k, &p, &plen, &hashes, &nh))
+		return false;
+	/* one change per page: the order of its descriptions stays */
+	for (size_t i = 0; i < sp->nch; i++)
+		if (sp->ch[i].hashes == hashes)
+			return false;
+	uint64_t hw = room_hint_desc_hash(was), hn = room_hint_desc_hash(now);
+	size_t nw = 0, nn = 0, at = 0;
+	for (size_t i = 0; i < nh; i++) {
+		uint64_t x = room_hint_hash_at(&sp->hint, hashes, i);
+		if (x == hw) {
+			nw++;
+			at = i;
+		}
+		nn += x == hn;
+	}
+	if (nw != 1 || nn)
+		return false; /* another citation gives the old one, or the new one */
+	struct splice_change *c = &sp->ch[sp->nch];
+	*c = (struct splice_change){.hashes = hashes, .index = at, .now = hn, .page = -1,
+				    .item = -1};
+	char *path = xstrndup(p, plen);
+	bool ok = path_is_safe_rel(path);
+	if (ok && !sp->items_loaded) {
+		page_items_load(&sp->items, outdir, env);
+		sp->items_loaded = true;
+	}
+	const struct page_items_page *g = ok ? page_items_find(&sp->items, path) : NULL;
+	size_t shown = distinct(&sp->hint, hashes, nh);
+	if (shown > VIEW_RESOURCE_DESCS)
+		shown = VIEW_RESOURCE_DESCS;
+	/* each description the page shows is noted: else the template shows
+	 * them otherwise than once each */
+	ok = g && g->n == shown;
+	/* and the notes are of the page in place (the model's patch, or
+	 * anything else, may have replaced it since) */
+	struct buf page = BUF_INIT, esc = BUF_INIT;
+	ok = ok && read_noted(outdir, path, &g->file, &page);
+	bool escaped = false;
+	long item = ok ? find_note(&sp->items, g, was, &esc, &escaped) : -1;
+	if (ok && item >= 0) {
+		const struct page_item *e = &sp->items.v[item];
+		const char *old = escaped ? esc.p : was;
+		size_t oldn = escaped ? esc.n : strlen(was);
+		ok = e->at <= page.n && e->len <= page.n - e->at && e->len == oldn &&
+		     !memcmp(page.p + e->at, old, oldn);
+		struct buf put = BUF_INIT;
+		if (escaped)
+			buf_put_html(&put, now, strlen(now));
+		else
+			buf_puts(&put, now);
+		struct splice_page *pg = &sp->pages[sp->npages];
+		if (ok) {
+			const char *parts[3] = {page.p, put.p, page.p + e->at + e->len};
+			size_t lens[3] = {e->at, put.n, page.n - e->at - e->len};
+			pg->tmp = build_patch_beside(outdir, first + sp->npages, parts, lens, 3);
+			ok = pg->tmp != NULL;
+		}
+		if (ok) {
+			pg->path = path;
+			path = NULL;
+			pg->delta = (long long)put.n - (long long)e->len;
+			sp->delta += pg->delta;
+			c->page = (long)sp->npages++;
+			c->item = item;
+			c->at = e->at;
+			c->was_len = e->len;
+			c->now_len = put.n;
+			page_items_desc_key(escaped, put.p, put.n, c->key);
+		}
+		buf_free(&put);
+	}
+	/* not noted (beyond the first VIEW_RESOURCE_DESCS): the page shows
+	 * neither, and stays */
+	buf_free(&page);
+	buf_free(&esc);
+	free(path);
+	if (ok)
+		sp->nch++;
+	return ok;
+}
+
+int descs_splice_make(struct descs_splice *sp, const char *outdir, const char env[33],
+		      const struct patch_descs *e, const struct doc *now, size_t first)
+{
+	memset(sp, 0, sizeof *sp);
+	if (!e->n || room_hint_open(&sp->hint, outdir, e->frame))
+		return -1;
+	const char *names[BUILD_PATCH_MAX_DOCS];
+	size_t at[BUILD_PATCH_MAX_DOCS], count[BUILD_PATCH_MAX_DOCS];
+	for (size_t k = 0; k < e->n; k++)
+		names[k] = e->v[k].relpath;
+	room_hint_docs(&sp->hint, names, e->n, at, count);
+	bool ok = true;
+	for (size_t k = 0; ok && k < e->n; k++) {
+		const struct patch_desc_doc *v = &e->v[k];
+		ok = at[k] && count[k] == v->ncites && now[k].ncites == v->ncites;
+		for (size_t i = 0; ok && i < v->ncites; i++) {
+			if (v->now_len[i] == SIZE_MAX)
+				continue;
+			struct room_cite rc = room_hint_cite(&sp->hint, at[k], i);
+			ok = rc.room == ROOM_HINT_ANY || (rc.room >= 0 && v->now_len[i] <= (size_t)rc.room);
+			if (ok && rc.page != ROOM_HINT_NO_PAGE)
+				ok = plan_one(sp, outdir, env, rc.page, v->was[i], now[k].cites[i].desc,
+					      first);
+		}
+	}
+	if (!ok) {
+		descs_splice_free(sp);
+		return -1;
+	}
+	return 0;
+}
+
+void descs_splice_note(struct descs_splice *sp, const char *outdir, const char env[33])
+{
+	for (size_t i = 0; i < sp->nch; i++) {
+		const struct splice_change *c = &sp->ch[i];
+		room_hint_set_hash(&sp->hint, c->hashes, c->index, c->now);
+		if (c->page < 0)
+			continue;
+		/* the page's notes: this one's key and length, the later ones
+		 * moved; the page its new file */
+		const struct splice_page *pg = &sp->pages[c->page];
+		const struct page_items_page *found = page_items_find(&sp->items, pg->path);
+		struct page_items_page *g = found ? &sp->items.pages[found - sp->items.pages] : NULL;
+		char *file = path_join(outdir, pg->path);
+		struct stat st;
+		if (g && lstat(file, &st) == 0 && S_ISREG(st.st_mode)) {
+			g->file = (struct output_file){(unsigned long long)st.st_dev,
+						       (unsigned long long)st.st_ino,
+						       (unsigned long long)st.st_size};
+			for (size_t k = g->from; k < g->from + g->n; k++) {
+				struct page_item *e = &sp->items.v[k];
+				if ((long)k == c->item) {
+					memcpy(e->key, c->key, sizeof e->key);
+					e->len = (uint32_t)c->now_len;
+				} else if (e->at > c->at)
+					e->at = (uint32_t)((long long)e->at + pg->delta);
+			}
+		} else if (g)
+			memset(&g->file, 0, sizeof g->file); /* known no more */
+		free(file);
+	}
+	if (sp->items_loaded)
+		page_items_save(&sp->items, outdir, env);
+	room_hint_resave(&sp->hint, outdir);
+}
+
+void descs_splice_free(struct descs_splice *sp)
+{
+	for (size_t k = 0; k < sp->npages; k++) {
+		if (sp->pages[k].tmp) {
+			unlink(sp->pages[k].tmp);
+			free(sp->pages[k].tmp);
+		}
+		free(sp->pages[k].path);
+	}
+	sp->npages = 0;
+	sp->nch = 0;
+	if (sp->items_loaded)
+		page_items_free(&sp->items);
+	sp->items_loaded = false;
+	room_hint_close(&sp->hint);
+}
