@@ -4,6 +4,7 @@
 #include "xalloc.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 /* Each section with the ones around it, innermost first: its place, level,
  * id and text, then its parent's such digest (a parent comes before its
@@ -47,11 +48,25 @@ static void cite_key(const struct doc *doc, const unsigned long long (*sections)
 	digest_end(&d, c->key);
 }
 
+unsigned long long cite_desc_hash(const char *desc)
+{
+	if (!desc || !*desc)
+		return 0;
+	struct digest d;
+	digest_start(&d);
+	digest_feed(&d, desc, strlen(desc));
+	unsigned long long out[2];
+	digest_end(&d, out);
+	return out[0] ? out[0] : 1;
+}
+
 void cite_keys(struct doc *d)
 {
 	unsigned long long(*sections)[2] = xcalloc(d->nheadings + 1, sizeof *sections);
 	section_keys(d, sections);
-	for (size_t i = 0; i < d->ncites; i++)
+	for (size_t i = 0; i < d->ncites; i++) {
 		cite_key(d, (const unsigned long long(*)[2])sections, &d->cites[i]);
+		d->cites[i].desc_hash = cite_desc_hash(d->cites[i].desc);
+	}
 	free(sections);
 }

@@ -13,7 +13,11 @@
 
 #include "doc.h"
 
-/* Set every citation's key (doc.cites[i].key) from d's headings. */
+/* Set every citation's key (doc.cites[i].key) from d's headings, and its
+ * description's hash (desc_hash). */
 void cite_keys(struct doc *d);
+/* A description's 64-bit hash, for telling descriptions apart without
+ * their bytes (room_hint.h): 0 for none or "", never 0 otherwise. */
+unsigned long long cite_desc_hash(const char *desc);
 
 #endif

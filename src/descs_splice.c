@@ -2,6 +2,7 @@
  * without a model (see descs_splice.h). */
 #include "descs_splice.h"
 #include "buf.h"
+#include "cite_key.h"
 #include "path.h"
 #include "view.h"
 #include "xalloc.h"
@@ -46,21 +47,20 @@ static bool read_noted(const char *outdir, const char *path, const struct output
 	return ok;
 }
 
-/* How many distinct hashes of the n at `hashes` (a description given by
- * several citations shows once). */
-static size_t distinct(const struct room_hint *h, size_t hashes, size_t n)
+static int cmp_u64(const void *a, const void *b)
 {
-	uint64_t *v = xcalloc(n + 1, sizeof *v);
-	for (size_t i = 0; i < n; i++)
-		v[i] = room_hint_hash_at(h, hashes, i);
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* How many distinct hashes of the n at v (sorted here): a description
+ * given by several citations shows once. */
+static size_t distinct(uint64_t *v, size_t n)
+{
+	qsort(v, n, sizeof *v, cmp_u64);
 	size_t d = 0;
-	for (size_t i = 0; i < n; i++) {
-		bool seen = false;
-		for (size_t k = 0; k < i && !seen; k++)
-			seen = v[k] == v[i];
-		d += !seen;
-	}
-	free(v);
+	for (size_t i = 0; i < n; i++)
+		d += i == 0 || v[i] != v[i - 1];
 	return d;
 }
 
@@ -85,36 +85,37 @@ static long find_note(const struct page_items *items, const struct page_items_pa
 	return -1;
 }
 
-/* The change of one citation's description, from was to now, on the page
- * the hint gives it (k): false when it cannot be spliced. */
+/* The change of one citation's description (the i-th of the document whose
+ * entries in the hint are at cites), from was to now, on the page the hint
+ * gives it (k): false when it cannot be spliced. */
 static bool plan_one(struct descs_splice *sp, const char *outdir, const char env[33],
-		     uint32_t k, const char *was, const char *now, size_t first)
+		     size_t cites, size_t i, uint32_t k, const char *was, const char *now,
+		     size_t first)
 {
 	if (!was || !*was || !now || !*now || sp->nch == DESCS_SPLICE_MAX_PAGES)
 		return false;
 	const char *p;
-	size_t plen, hashes, nh;
-	if (!room_hint_page(&sp->hint, k, &p, &plen, &hashes, &nh))
+	size_t plen;
+	if (!room_hint_page(&sp->hint, k, &p, &plen))
 		return false;
 	/* one change per page: the order of its descriptions stays */
-	for (size_t i = 0; i < sp->nch; i++)
-		if (sp->ch[i].hashes == hashes)
+	for (size_t m = 0; m < sp->nch; m++)
+		if (sp->ch[m].page_id == k)
 			return false;
-	uint64_t hw = room_hint_desc_hash(was), hn = room_hint_desc_hash(now);
-	size_t nw = 0, nn = 0, at = 0;
-	for (size_t i = 0; i < nh; i++) {
-		uint64_t x = room_hint_hash_at(&sp->hint, hashes, i);
-		if (x == hw) {
-			nw++;
-			at = i;
-		}
-		nn += x == hn;
+	uint64_t hw = cite_desc_hash(was), hn = cite_desc_hash(now);
+	uint64_t *hashes;
+	size_t nh = room_hint_page_hashes(&sp->hint, k, &hashes), nw = 0, nn = 0;
+	for (size_t m = 0; m < nh; m++) {
+		nw += hashes[m] == hw;
+		nn += hashes[m] == hn;
 	}
-	if (nw != 1 || nn)
+	size_t shown = distinct(hashes, nh);
+	free(hashes);
+	if (nw != 1 || nn || room_hint_cite(&sp->hint, cites, i).hash != hw)
 		return false; /* another citation gives the old one, or the new one */
 	struct splice_change *c = &sp->ch[sp->nch];
-	*c = (struct splice_change){.hashes = hashes, .index = at, .now = hn, .page = -1,
-				    .item = -1};
+	*c = (struct splice_change){.cites = cites, .index = i, .page_id = k, .now = hn,
+				    .page = -1, .item = -1};
 	char *path = xstrndup(p, plen);
 	bool ok = path_is_safe_rel(path);
 	if (ok && !sp->items_loaded) {
@@ -122,7 +123,6 @@ static bool plan_one(struct descs_splice *sp, const char *outdir, const char env
 		sp->items_loaded = true;
 	}
 	const struct page_items_page *g = ok ? page_items_find(&sp->items, path) : NULL;
-	size_t shown = distinct(&sp->hint, hashes, nh);
 	if (shown > VIEW_RESOURCE_DESCS)
 		shown = VIEW_RESOURCE_DESCS;
 	/* each description the page shows is noted: else the template shows
@@ -197,8 +197,8 @@ int descs_splice_make(struct descs_splice *sp, const char *outdir, const char en
 			struct room_cite rc = room_hint_cite(&sp->hint, at[k], i);
 			ok = rc.room == ROOM_HINT_ANY || (rc.room >= 0 && v->now_len[i] <= (size_t)rc.room);
 			if (ok && rc.page != ROOM_HINT_NO_PAGE)
-				ok = plan_one(sp, outdir, env, rc.page, v->was[i], now[k].cites[i].desc,
-					      first);
+				ok = plan_one(sp, outdir, env, at[k], i, rc.page, v->was[i],
+					      now[k].cites[i].desc, first);
 		}
 	}
 	if (!ok) {
@@ -212,7 +212,7 @@ void descs_splice_note(struct descs_splice *sp, const char *outdir, const char e
 {
 	for (size_t i = 0; i < sp->nch; i++) {
 		const struct splice_change *c = &sp->ch[i];
-		room_hint_set_hash(&sp->hint, c->hashes, c->index, c->now);
+		room_hint_set_hash(&sp->hint, c->cites, c->index, c->now);
 		if (c->page < 0)
 			continue;
 		/* the page's notes: this one's key and length, the later ones

@@ -12,9 +12,8 @@
  *
  * The hint a whole build leaves (room_hint.h) says, before any model, for
  * each citation: how long its description may grow without becoming its
- * resource's (then nothing else changes), its resource's page, and the
- * descriptions that page's resource is given (their hashes, one per
- * citation). The page's notes (page_items.h) say where each description it
+ * resource's (then nothing else changes), its resource's page, and its
+ * description's hash: what each page's citations give. The page's notes (page_items.h) say where each description it
  * shows lies, and how the template wrote it (escaped or not), in the very
  * file the last build left there. So when, for every changed citation with
  * a page, the hint says the new description fits, the old one is given by
@@ -37,7 +36,8 @@
 #define DESCS_SPLICE_MAX_PAGES 64
 
 struct splice_change {
-	size_t hashes, index; /* the hint's hash of the old description (room_hint_page) */
+	size_t cites, index;  /* the citation, in the hint (room_hint_cite) */
+	uint32_t page_id;     /* its page, in the hint */
 	uint64_t now;         /* becomes this */
 	long page;            /* the page made, index into pages; -1: none shows it */
 	long item;            /* the page's note of it, index into items.v; -1: none */

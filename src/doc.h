@@ -39,6 +39,7 @@ struct citation {
 	long resource;    /* index into site.resources, set by the model; -1 none */
 	unsigned long long canon_hash; /* hash_str(canonical) once read (0: not yet) */
 	unsigned long long key[2]; /* what resources see of it (cite_key.h) */
+	unsigned long long desc_hash; /* its description's (cite_desc_hash) */
 };
 
 /* An image whose source is relative: a file of the site it should name. */

@@ -147,6 +147,7 @@ static void put_doc_as(struct buf *b, const struct doc *d, bool whole, size_t *b
 			put_u64(b, c->canonical ? c->canon_hash : 0);
 			put_u64(b, c->key[0]); /* cite_key.h: a digest of the rest */
 			put_u64(b, c->key[1]);
+			put_u64(b, c->desc_hash);
 		}
 	}
 	put_u32(b, (uint32_t)d->nilinks);
@@ -878,6 +879,7 @@ static void get_doc(struct reader *r, struct doc *d, const char *base)
 		c->canon_hash = get_u64(r);
 		c->key[0] = get_u64(r);
 		c->key[1] = get_u64(r);
+		c->desc_hash = get_u64(r);
 		if (!c->url || !c->title || c->heading < -1 || c->heading >= (long)d->nheadings ||
 		    c->entry < 0 || c->entry > (long)i + 1 || (!c->canonical && c->canon_hash))
 			r->bad = true;

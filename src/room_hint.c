@@ -2,7 +2,6 @@
  * descriptions (see room_hint.h). */
 #include "room_hint.h"
 #include "buf.h"
-#include "digest.h"
 #include "path.h"
 #include "view.h"
 #include "xalloc.h"
@@ -16,13 +15,15 @@
 
 /* "ssg-room 3 <frame>\n" (build_state_fingerprint's frame: the program,
  * the options, site.yml and this account's secret: a hint committed with
- * the site counts for nothing); the count of pages (8 bytes) and each one's offset in the
- * file, and then the end of the last (8 bytes each); each page: its path's
- * length (4) and its path, its hashes' count (4) and its hashes (8 each);
- * then per document: its name's length (4) and its name, its citations'
- * count (4) and each citation's room (4, signed) and page (4). */
+ * the site counts for nothing); the count of pages (8 bytes) and each
+ * one's offset in the file, and then the end of the last (8 bytes each);
+ * each page: its path's length (4) and its path; then per document: its
+ * name's length (4) and its name, its citations' count (4) and per
+ * citation its room (4, signed), its page (4) and its description's hash
+ * (8). All in document order, as the model has them: saved in one pass. */
 #define ROOM_MAGIC "ssg-room 3 "
 #define ROOM_HEAD_LEN (sizeof ROOM_MAGIC - 1 + 32 + 1)
+#define CITE_SIZE 16
 
 /* The hint's file, beside outdir: its folder (open) and its name. */
 static int room_file(const char *outdir, char **name)
@@ -56,26 +57,28 @@ void room_hint_forget(const char *outdir)
 	free(name);
 }
 
-uint64_t room_hint_desc_hash(const char *desc)
-{
-	if (!desc || !*desc)
-		return 0;
-	struct digest d;
-	digest_start(&d);
-	digest_feed(&d, desc, strlen(desc));
-	unsigned long long out[2];
-	digest_end(&d, out);
-	return out[0] ? out[0] : 1;
-}
-
 static void put_u32(struct buf *b, uint32_t v) { buf_put(b, &v, sizeof v); }
 static void put_u64(struct buf *b, uint64_t v) { buf_put(b, &v, sizeof v); }
 
 void room_hint_save(const struct site *s, const char *outdir, const char frame[33])
 {
+	struct buf b = BUF_INIT;
+	room_hint_make(s, frame, &b);
+	room_hint_write(outdir, &b);
+	buf_free(&b);
+}
+
+int room_hint_write(const char *outdir, const struct buf *b)
+{
+	return replace(outdir, b->p, b->n);
+}
+
+void room_hint_make(const struct site *s, const char frame[33], struct buf *into)
+{
 	/* each resource's description, and the first citation giving it (the
 	 * very string: model.c's resource borrows it), in document order as
-	 * its citations are: none when site.yml gives it */
+	 * its citations are (one pass in the order they lie in memory): none
+	 * when site.yml gives it */
 	const char **desc = xcalloc(s->nres + 1, sizeof *desc);
 	int32_t *len = xcalloc(s->nres + 1, sizeof *len);
 	size_t *src_doc = xcalloc(s->nres + 1, sizeof *src_doc);
@@ -89,8 +92,9 @@ void room_hint_save(const struct site *s, const char *outdir, const char frame[3
 		len[ri] = l < ROOM_HINT_ANY ? (int32_t)l : ROOM_HINT_ANY - 1;
 		page[ri] = s->res[ri].has_page ? (uint32_t)npages++ : ROOM_HINT_NO_PAGE;
 	}
+	size_t ncites = 0;
 	for (size_t d = 0; d < s->ndocs; d++)
-		for (size_t i = 0; i < s->docs[d].ncites; i++) {
+		for (size_t i = 0; i < s->docs[d].ncites; i++, ncites++) {
 			const struct citation *c = &s->docs[d].cites[i];
 			if (c->resource >= 0 && !found[c->resource] && desc[c->resource] &&
 			    c->desc == desc[c->resource]) {
@@ -99,7 +103,9 @@ void room_hint_save(const struct site *s, const char *outdir, const char frame[3
 				src_cite[c->resource] = i;
 			}
 		}
+	/* sized at once: 250,000 citations make 4 MB */
 	struct buf out = BUF_INIT;
+	buf_grow(&out, 64 + 56 * npages + 80 * s->ndocs + CITE_SIZE * ncites);
 	buf_printf(&out, ROOM_MAGIC "%.32s\n", frame);
 	put_u64(&out, npages);
 	size_t offsets = out.n;
@@ -107,29 +113,16 @@ void room_hint_save(const struct site *s, const char *outdir, const char frame[3
 		put_u64(&out, 0);
 	size_t k = 0;
 	for (size_t ri = 0; ri < s->nres; ri++) {
-		const struct resource *r = &s->res[ri];
 		if (page[ri] == ROOM_HINT_NO_PAGE)
 			continue;
 		uint64_t at = out.n;
 		memcpy(out.p + offsets + 8 * k++, &at, 8);
 		char *dir = view_resource_dir(s, ri);
-		char *path = xasprintf("%sindex.html", dir);
-		put_u32(&out, (uint32_t)strlen(path));
-		buf_puts(&out, path);
-		free(path);
+		size_t dl = strlen(dir);
+		put_u32(&out, (uint32_t)(dl + strlen("index.html")));
+		buf_put(&out, dir, dl);
+		buf_puts(&out, "index.html");
 		free(dir);
-		size_t count_at = out.n;
-		uint32_t count = 0;
-		put_u32(&out, 0);
-		for (size_t i = 0; i < r->nrefs; i++) {
-			const struct citation *c = &s->docs[r->refs[i].doc].cites[r->refs[i].cite];
-			uint64_t h = room_hint_desc_hash(c->desc);
-			if (h) {
-				put_u64(&out, h);
-				count++;
-			}
-		}
-		memcpy(out.p + count_at, &count, 4);
 	}
 	uint64_t end = out.n;
 	memcpy(out.p + offsets + 8 * npages, &end, 8);
@@ -150,10 +143,10 @@ void room_hint_save(const struct site *s, const char *outdir, const char frame[3
 			}
 			buf_put(&out, &room, sizeof room);
 			put_u32(&out, ri >= 0 ? page[ri] : ROOM_HINT_NO_PAGE);
+			put_u64(&out, doc->cites[i].desc_hash);
 		}
 	}
-	replace(outdir, out.p, out.n); /* a hint: unwritten, none */
-	buf_free(&out);
+	*into = out;
 	free(desc);
 	free(len);
 	free(src_doc);
@@ -231,7 +224,7 @@ void room_hint_docs(const struct room_hint *h, const char *const *names, size_t 
 		const char *docname = (const char *)h->map + p + 4;
 		uint32_t nc = get_u32(h->map + p + 4 + nl);
 		size_t cites = p + 8 + nl;
-		if ((h->n - cites) / 8 < nc)
+		if ((h->n - cites) / CITE_SIZE < nc)
 			return;
 		for (size_t k = 0; k < n; k++)
 			if (!at[k] && strlen(names[k]) == nl && !memcmp(names[k], docname, nl)) {
@@ -239,20 +232,21 @@ void room_hint_docs(const struct room_hint *h, const char *const *names, size_t 
 				count[k] = nc;
 				found++;
 			}
-		p = cites + 8 * (size_t)nc;
+		p = cites + CITE_SIZE * (size_t)nc;
 	}
 }
 
 struct room_cite room_hint_cite(const struct room_hint *h, size_t at, size_t i)
 {
+	const unsigned char *p = h->map + at + CITE_SIZE * i;
 	struct room_cite c;
-	memcpy(&c.room, h->map + at + 8 * i, 4);
-	c.page = get_u32(h->map + at + 8 * i + 4);
+	memcpy(&c.room, p, 4);
+	c.page = get_u32(p + 4);
+	c.hash = get_u64(p + 8);
 	return c;
 }
 
-bool room_hint_page(const struct room_hint *h, uint32_t k, const char **path, size_t *len,
-		    size_t *hashes, size_t *nhashes)
+bool room_hint_page(const struct room_hint *h, uint32_t k, const char **path, size_t *len)
 {
 	if (k >= h->npages)
 		return false;
@@ -260,24 +254,39 @@ bool room_hint_page(const struct room_hint *h, uint32_t k, const char **path, si
 	if (p < h->pages_at || p > h->docs_at || h->docs_at - p < 4)
 		return false;
 	uint32_t nl = get_u32(h->map + p);
-	if (h->docs_at - p - 4 < (size_t)nl + 4)
+	if (h->docs_at - p - 4 < (size_t)nl)
 		return false;
 	*path = (const char *)h->map + p + 4;
 	*len = nl;
-	uint32_t nh = get_u32(h->map + p + 4 + nl);
-	*hashes = p + 8 + nl;
-	if ((h->docs_at - *hashes) / 8 < nh)
-		return false;
-	*nhashes = nh;
 	return true;
 }
 
-uint64_t room_hint_hash_at(const struct room_hint *h, size_t hashes, size_t i)
+size_t room_hint_page_hashes(const struct room_hint *h, uint32_t k, uint64_t **out)
 {
-	return get_u64(h->map + hashes + 8 * i);
+	size_t n = 0, cap = 0;
+	*out = NULL;
+	for (size_t p = h->docs_at; h->n - p >= 8;) {
+		uint32_t nl = get_u32(h->map + p);
+		if (h->n - p - 4 < (size_t)nl + 4)
+			break;
+		uint32_t nc = get_u32(h->map + p + 4 + nl);
+		size_t cites = p + 8 + nl;
+		if ((h->n - cites) / CITE_SIZE < nc)
+			break;
+		for (size_t i = 0; i < nc; i++) {
+			const unsigned char *c = h->map + cites + CITE_SIZE * i;
+			uint64_t hash = get_u64(c + 8);
+			if (get_u32(c + 4) == k && hash) {
+				*out = xgrow(*out, &cap, n + 1, sizeof **out);
+				(*out)[n++] = hash;
+			}
+		}
+		p = cites + CITE_SIZE * (size_t)nc;
+	}
+	return n;
 }
 
-void room_hint_set_hash(struct room_hint *h, size_t hashes, size_t i, uint64_t v)
+void room_hint_set_hash(struct room_hint *h, size_t at, size_t i, uint64_t v)
 {
 	if (!h->copied) {
 		unsigned char *copy = xmalloc(h->n + 1);
@@ -286,7 +295,7 @@ void room_hint_set_hash(struct room_hint *h, size_t hashes, size_t i, uint64_t v
 		h->map = copy;
 		h->copied = true;
 	}
-	memcpy(h->map + hashes + 8 * i, &v, 8);
+	memcpy(h->map + at + CITE_SIZE * i + 8, &v, 8);
 }
 
 int room_hint_resave(const struct room_hint *h, const char *outdir)

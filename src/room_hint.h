@@ -7,11 +7,10 @@
  * may be without becoming its resource's (the resource's description's
  * length, one less before the citation that gives it: the first of equals
  * wins; -1 for that citation itself; ROOM_HINT_ANY for one without a
- * resource or under site.yml's description), and its resource's page (an
- * index into the hint's pages; ROOM_HINT_NO_PAGE for none). Per resource
- * page: its path and the 64-bit hashes of the descriptions its citations
- * give (room_hint_desc_hash), one per citation that gives one, in citation
- * order: how many give each.
+ * resource or under site.yml's description), its resource's page (an
+ * index into the hint's pages, each a path; ROOM_HINT_NO_PAGE for none)
+ * and the 64-bit hash of its description (cite_desc_hash): what the
+ * citations on one page give, and how many give each.
  *
  * Binary, in this machine's order, under the frame fingerprint (the
  * program, the options, site.yml, this account's secret), replaced whole,
@@ -25,6 +24,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "buf.h"
 #include "site.h"
 
 #define ROOM_HINT_SUFFIX ".ssg-room"
@@ -43,11 +43,16 @@ struct room_hint {
 struct room_cite {
 	int32_t room;
 	uint32_t page;
+	uint64_t hash;
 };
 
 /* Save s's hint beside outdir, under frame (build_state_fingerprint's; a
  * hint under another counts for nothing). Unwritten: none. */
 void room_hint_save(const struct site *s, const char *outdir, const char frame[33]);
+/* The same in two steps: s's hint made into b (empty before), then
+ * written (-1 when it could not be). */
+void room_hint_make(const struct site *s, const char frame[33], struct buf *b);
+int room_hint_write(const char *outdir, const struct buf *b);
 /* Forget the hint beside outdir. */
 void room_hint_forget(const char *outdir);
 
@@ -62,17 +67,16 @@ void room_hint_docs(const struct room_hint *h, const char *const *names, size_t 
 		    size_t *count);
 /* Citation i of the document whose entries are at `at`. */
 struct room_cite room_hint_cite(const struct room_hint *h, size_t at, size_t i);
-/* Page k's path (not NUL-terminated: *len bytes) and the offset of its
- * hashes (*nhashes of them); false when k is out of range. */
-bool room_hint_page(const struct room_hint *h, uint32_t k, const char **path, size_t *len,
-		    size_t *hashes, size_t *nhashes);
-uint64_t room_hint_hash_at(const struct room_hint *h, size_t hashes, size_t i);
-/* Change hash i of those at `hashes` (the hint becomes a copy of the file). */
-void room_hint_set_hash(struct room_hint *h, size_t hashes, size_t i, uint64_t v);
+/* Page k's path (not NUL-terminated: *len bytes); false when k is out of
+ * range. */
+bool room_hint_page(const struct room_hint *h, uint32_t k, const char **path, size_t *len);
+/* The hashes of the descriptions the citations on page k give (none: 0),
+ * in *out (malloc'd); their count. */
+size_t room_hint_page_hashes(const struct room_hint *h, uint32_t k, uint64_t **out);
+/* Change citation i's hash, of the document whose entries are at `at` (the
+ * hint becomes a copy of the file). */
+void room_hint_set_hash(struct room_hint *h, size_t at, size_t i, uint64_t v);
 /* Save h (changed) beside outdir; -1 when it could not be. */
 int room_hint_resave(const struct room_hint *h, const char *outdir);
-
-/* A description's hash, as the hint keeps them (NULL and "" have none: 0). */
-uint64_t room_hint_desc_hash(const char *desc);
 
 #endif

@@ -637,6 +637,7 @@ struct state_saves {
 	struct page_digests pages;
 	struct page_items items;
 	struct doc_pages docs;
+	struct buf room; /* room_hint.h's, made beside the render */
 };
 #define NSTATE_SAVES 5
 
@@ -657,7 +658,38 @@ static void save_state(void *ctx, size_t i)
 		if (v->items.npages)
 			page_items_save(&v->items, v->outdir, v->env);
 	} else
-		room_hint_save(v->s, v->outdir, v->frame);
+		room_hint_write(v->outdir, &v->room); /* a hint: unwritten, none */
+}
+
+/* The hint for the next build's edits (room_hint.h), made from the model
+ * on a thread of its own while the pages are prepared and rendered. */
+struct room_making {
+	const struct site *s;
+	const char *frame;
+	struct buf b;
+	pthread_t thread;
+	bool busy;
+};
+
+static void *room_making_run(void *ctx)
+{
+	struct room_making *m = ctx;
+	room_hint_make(m->s, m->frame, &m->b);
+	return NULL;
+}
+
+static void room_making_begin(struct room_making *m)
+{
+	m->busy = pthread_create(&m->thread, NULL, room_making_run, m) == 0;
+	if (!m->busy)
+		room_making_run(m);
+}
+
+static void room_making_end(struct room_making *m)
+{
+	if (m->busy)
+		pthread_join(m->thread, NULL);
+	m->busy = false;
 }
 
 /* The staging folder begun, and the site in place's records loaded on a
@@ -949,6 +981,8 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 		out.jobs = pool_threads(o->jobs);
 		struct template_source ts = {s.source_dir, s.cfg.theme, d, s.boundary};
 		struct render_job j = {.s = &s, .out = &out, .d = d};
+		struct room_making room = {.s = &s, .frame = frame};
+		room_making_begin(&room);
 		pthread_mutex_init(&j.lock, NULL);
 		j.tpl = render_templates(&ts);
 		view_prepare(&s); /* the list pages' plans: how many pages each has */
@@ -996,6 +1030,7 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 		 * parent's lock) */
 		pool_run_lanes(pool_threads(o->jobs), k, first_resource, render_one, &j);
 		st->render_ms = clock_ms() - t1;
+		room_making_end(&room);
 		data_reuse_end(&j, was.data, d);
 		if (j.words_done.differ)
 			diag_add(d, SEV_ERROR, "search/index.js", 0, 0,
@@ -1038,7 +1073,7 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 			record_doc_pages_run(&dr);
 		struct state_saves sv = {.s = &s, .outdir = outdir, .env = was.env, .frame = frame,
 					 .source_dir = s.source_dir, .out = &out, .data = j.data,
-					 .n = {s.nres, s.ndocs + s.nres}};
+					 .n = {s.nres, s.ndocs + s.nres}, .room = room.b};
 		memcpy(sv.size, j.data_size, sizeof sv.size);
 		for (size_t i = 0; i < k; i++) {
 			struct page_task *t = &j.tasks[i];
@@ -1077,6 +1112,7 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 		page_digests_free(&sv.pages);
 		page_items_free(&sv.items);
 		doc_pages_free(&sv.docs);
+		buf_free(&sv.room);
 		for (size_t i = 0; i < NDATA_KEPT; i++)
 			free(j.data[i].now);
 		st->write_ms = clock_ms() - t1;
