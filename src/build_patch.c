@@ -347,9 +347,10 @@ int build_patch_put(const char *outdir, const char *const *pages, char **tmps, s
 }
 
 /* Put the new pages in: the state first says it does not know them. A
- * splice's pages go with them; the hint is forgotten while they do, and
- * saved again with the pages' notes once they are in place. A preview's
- * forgets it (the site is not whole: the build that follows saves it). */
+ * splice's pages go with them; the hint reads as none while they do, and
+ * it and the pages' notes are changed once they are in place. A preview
+ * forgets the hint (the site is not whole: the build that follows saves
+ * it). */
 static bool put_pages(struct patch_job *j)
 {
 	const char *paths[BUILD_PATCH_MAX_DOCS + DESCS_SPLICE_MAX_PAGES];
@@ -365,7 +366,9 @@ static bool put_pages(struct patch_job *j)
 		paths[n] = j->sp.pages[k].path;
 		tmps[n++] = j->sp.pages[k].tmp;
 	}
-	if (j->spliced || j->previewed)
+	if (j->spliced)
+		descs_splice_begin(&j->sp, j->outdir);
+	else if (j->previewed)
 		room_hint_forget(j->outdir);
 	int rc = build_patch_put(j->outdir, paths, tmps, n, now, j->n);
 	n = 0;
@@ -374,7 +377,7 @@ static bool put_pages(struct patch_job *j)
 	for (size_t k = 0; j->spliced && k < j->sp.npages; k++)
 		j->sp.pages[k].tmp = tmps[n++];
 	if (rc == 0 && j->spliced) {
-		descs_splice_note(&j->sp, j->outdir, j->env);
+		descs_splice_note(&j->sp, j->outdir);
 		j->delta += j->sp.delta;
 	}
 	return rc == 0;

@@ -64,9 +64,10 @@ static size_t distinct(uint64_t *v, size_t n)
 	return d;
 }
 
-/* The note of the description was on page g, and how it was written. */
-static long find_note(const struct page_items *items, const struct page_items_page *g,
-		      const char *was, struct buf *esc, bool *escaped)
+/* The note of the description was among a page's n notes v, and how it
+ * was written; -1 when none is. */
+static long find_note(const struct page_item *v, size_t n, const char *was, struct buf *esc,
+		      bool *escaped)
 {
 	buf_reset(esc);
 	buf_put_html(esc, was, strlen(was));
@@ -76,8 +77,8 @@ static long find_note(const struct page_items *items, const struct page_items_pa
 			page_items_desc_key(true, esc->p, esc->n, key);
 		else
 			page_items_desc_key(false, was, strlen(was), key);
-		for (size_t k = g->from; k < g->from + g->n; k++)
-			if (items->v[k].key[0] == key[0] && items->v[k].key[1] == key[1]) {
+		for (size_t k = 0; k < n; k++)
+			if (v[k].key[0] == key[0] && v[k].key[1] == key[1]) {
 				*escaped = e;
 				return (long)k;
 			}
@@ -115,27 +116,25 @@ static bool plan_one(struct descs_splice *sp, const char *outdir, const char env
 		return false; /* another citation gives the old one, or the new one */
 	struct splice_change *c = &sp->ch[sp->nch];
 	*c = (struct splice_change){.cites = cites, .index = i, .page_id = k, .now = hn,
-				    .page = -1, .item = -1};
+				    .page = -1};
 	char *path = xstrndup(p, plen);
 	bool ok = path_is_safe_rel(path);
-	if (ok && !sp->items_loaded) {
-		page_items_load(&sp->items, outdir, env);
-		sp->items_loaded = true;
-	}
-	const struct page_items_page *g = ok ? page_items_find(&sp->items, path) : NULL;
+	if (ok && !sp->items_open)
+		sp->items_open = page_items_file_open(&sp->items, outdir, env) == 0;
+	struct page_items_page g;
+	struct page_item *v = NULL;
+	long head = ok && sp->items_open ? page_items_file_find(&sp->items, path, &g, &v) : -1;
 	if (shown > VIEW_RESOURCE_DESCS)
 		shown = VIEW_RESOURCE_DESCS;
-	/* each description the page shows is noted: else the template shows
-	 * them otherwise than once each */
-	ok = g && g->n == shown;
-	/* and the notes are of the page in place (the model's patch, or
-	 * anything else, may have replaced it since) */
+	/* each description the page shows is noted (else the template shows
+	 * them otherwise than once each), and the notes are of the page in
+	 * place (the model's patch, or anything else, may have replaced it) */
 	struct buf page = BUF_INIT, esc = BUF_INIT;
-	ok = ok && read_noted(outdir, path, &g->file, &page);
+	ok = head >= 0 && g.n == shown && read_noted(outdir, path, &g.file, &page);
 	bool escaped = false;
-	long item = ok ? find_note(&sp->items, g, was, &esc, &escaped) : -1;
+	long item = ok ? find_note(v, g.n, was, &esc, &escaped) : -1;
 	if (ok && item >= 0) {
-		const struct page_item *e = &sp->items.v[item];
+		struct page_item *e = &v[item];
 		const char *old = escaped ? esc.p : was;
 		size_t oldn = escaped ? esc.n : strlen(was);
 		ok = e->at <= page.n && e->len <= page.n - e->at && e->len == oldn &&
@@ -145,6 +144,7 @@ static bool plan_one(struct descs_splice *sp, const char *outdir, const char env
 			buf_put_html(&put, now, strlen(now));
 		else
 			buf_puts(&put, now);
+		ok = ok && page.n - e->len + put.n <= UINT32_MAX;
 		struct splice_page *pg = &sp->pages[sp->npages];
 		if (ok) {
 			const char *parts[3] = {page.p, put.p, page.p + e->at + e->len};
@@ -153,21 +153,30 @@ static bool plan_one(struct descs_splice *sp, const char *outdir, const char env
 			ok = pg->tmp != NULL;
 		}
 		if (ok) {
+			/* its notes as they will be: this one's key and length,
+			 * the ones after it moved */
+			long long delta = (long long)put.n - (long long)e->len;
+			uint32_t at = e->at;
+			page_items_desc_key(escaped, put.p, put.n, e->key);
+			e->len = (uint32_t)put.n;
+			for (size_t m = 0; m < g.n; m++)
+				if (v[m].at > at)
+					v[m].at = (uint32_t)((long long)v[m].at + delta);
 			pg->path = path;
 			path = NULL;
-			pg->delta = (long long)put.n - (long long)e->len;
-			sp->delta += pg->delta;
+			pg->delta = delta;
+			pg->head = head;
+			pg->notes = g;
+			pg->v = v;
+			v = NULL;
+			sp->delta += delta;
 			c->page = (long)sp->npages++;
-			c->item = item;
-			c->at = e->at;
-			c->was_len = e->len;
-			c->now_len = put.n;
-			page_items_desc_key(escaped, put.p, put.n, c->key);
 		}
 		buf_free(&put);
 	}
 	/* not noted (beyond the first VIEW_RESOURCE_DESCS): the page shows
 	 * neither, and stays */
+	free(v);
 	buf_free(&page);
 	buf_free(&esc);
 	free(path);
@@ -208,39 +217,34 @@ int descs_splice_make(struct descs_splice *sp, const char *outdir, const char en
 	return 0;
 }
 
-void descs_splice_note(struct descs_splice *sp, const char *outdir, const char env[33])
+void descs_splice_begin(struct descs_splice *sp, const char *outdir)
 {
-	for (size_t i = 0; i < sp->nch; i++) {
-		const struct splice_change *c = &sp->ch[i];
-		room_hint_set_hash(&sp->hint, c->cites, c->index, c->now);
-		if (c->page < 0)
-			continue;
-		/* the page's notes: this one's key and length, the later ones
-		 * moved; the page its new file */
-		const struct splice_page *pg = &sp->pages[c->page];
-		const struct page_items_page *found = page_items_find(&sp->items, pg->path);
-		struct page_items_page *g = found ? &sp->items.pages[found - sp->items.pages] : NULL;
+	sp->changing = room_hint_change_begin(&sp->hint, outdir) == 0;
+	if (!sp->changing)
+		room_hint_forget(outdir);
+}
+
+void descs_splice_note(struct descs_splice *sp, const char *outdir)
+{
+	bool ok = sp->changing;
+	for (size_t i = 0; ok && i < sp->nch; i++)
+		ok = room_hint_change_hash(&sp->hint, sp->ch[i].cites, sp->ch[i].index,
+					   sp->ch[i].now) == 0;
+	if (!(ok && room_hint_change_end(&sp->hint) == 0))
+		room_hint_forget(outdir);
+	for (size_t k = 0; k < sp->npages; k++) {
+		struct splice_page *pg = &sp->pages[k];
 		char *file = path_join(outdir, pg->path);
 		struct stat st;
-		if (g && lstat(file, &st) == 0 && S_ISREG(st.st_mode)) {
-			g->file = (struct output_file){(unsigned long long)st.st_dev,
-						       (unsigned long long)st.st_ino,
-						       (unsigned long long)st.st_size};
-			for (size_t k = g->from; k < g->from + g->n; k++) {
-				struct page_item *e = &sp->items.v[k];
-				if ((long)k == c->item) {
-					memcpy(e->key, c->key, sizeof e->key);
-					e->len = (uint32_t)c->now_len;
-				} else if (e->at > c->at)
-					e->at = (uint32_t)((long long)e->at + pg->delta);
-			}
-		} else if (g)
-			memset(&g->file, 0, sizeof g->file); /* known no more */
+		if (lstat(file, &st) == 0 && S_ISREG(st.st_mode))
+			pg->notes.file = (struct output_file){(unsigned long long)st.st_dev,
+							      (unsigned long long)st.st_ino,
+							      (unsigned long long)st.st_size};
+		else
+			memset(&pg->notes.file, 0, sizeof pg->notes.file); /* known no more */
 		free(file);
+		page_items_file_put(&sp->items, pg->head, &pg->notes, pg->v);
 	}
-	if (sp->items_loaded)
-		page_items_save(&sp->items, outdir, env);
-	room_hint_resave(&sp->hint, outdir);
 }
 
 void descs_splice_free(struct descs_splice *sp)
@@ -251,11 +255,12 @@ void descs_splice_free(struct descs_splice *sp)
 			free(sp->pages[k].tmp);
 		}
 		free(sp->pages[k].path);
+		free(sp->pages[k].v);
 	}
 	sp->npages = 0;
 	sp->nch = 0;
-	if (sp->items_loaded)
-		page_items_free(&sp->items);
-	sp->items_loaded = false;
+	if (sp->items_open)
+		page_items_file_close(&sp->items);
+	sp->items_open = false;
 	room_hint_close(&sp->hint);
 }

@@ -38,28 +38,29 @@
 struct splice_change {
 	size_t cites, index;  /* the citation, in the hint (room_hint_cite) */
 	uint32_t page_id;     /* its page, in the hint */
-	uint64_t now;         /* becomes this */
+	uint64_t now;         /* its description's hash becomes this */
 	long page;            /* the page made, index into pages; -1: none shows it */
-	long item;            /* the page's note of it, index into items.v; -1: none */
-	size_t at, was_len, now_len; /* where, in the page */
-	unsigned long long key[2];   /* its note's key now */
 };
 
 struct splice_page {
 	char *path;  /* under the output folder */
 	char *tmp;   /* its new bytes beside it (build_patch_beside); NULL once put */
 	long long delta;
+	long head;   /* its notes: where in the notes' file, and them as they */
+	struct page_items_page notes; /* will be (file not known until put) */
+	struct page_item *v;
 };
 
 struct descs_splice {
 	struct room_hint hint;
-	struct page_items items;
-	bool items_loaded;
+	struct page_items_file items;
+	bool items_open;
 	struct splice_change ch[DESCS_SPLICE_MAX_PAGES];
 	size_t nch;
 	struct splice_page pages[DESCS_SPLICE_MAX_PAGES];
 	size_t npages;
 	long long delta;     /* bytes the pages grow by */
+	bool changing;       /* the hint is being changed (descs_splice_begin) */
 };
 
 /* Plan the splice for e's documents (now[k] being e->v[k] read again) into
@@ -69,10 +70,14 @@ struct descs_splice {
  * beside outdir). descs_splice_free either way. */
 int descs_splice_make(struct descs_splice *sp, const char *outdir, const char env[33],
 		      const struct patch_descs *e, const struct doc *now, size_t first);
+/* Before the pages are put: the hint reads as none until descs_splice_note
+ * (it is forgotten when it cannot be changed in place). */
+void descs_splice_begin(struct descs_splice *sp, const char *outdir);
 /* Once the pages are in place (their tmp NULL): the pages' notes and the
- * hint say what they show now (each forgotten when it cannot be saved).
- * The caller forgot the hint before putting the pages. */
-void descs_splice_note(struct descs_splice *sp, const char *outdir, const char env[33]);
+ * hint say what they show now, changed in place (the hint forgotten when
+ * it cannot be; a page's notes, written before its file, are of no file
+ * when cut short). */
+void descs_splice_note(struct descs_splice *sp, const char *outdir);
 void descs_splice_free(struct descs_splice *sp);
 
 #endif

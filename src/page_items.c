@@ -3,10 +3,15 @@
 #include "build_state.h"
 #include "buf.h"
 #include "digest.h"
+#include "path.h"
 #include "xalloc.h"
 
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #define ITEMS_MAGIC "ssg-items 1"
 
@@ -118,6 +123,86 @@ size_t page_items_note_descs(const char *page, const struct mustache_items *plac
 		e->len = (uint32_t)p->val_len;
 	}
 	return n;
+}
+
+int page_items_file_open(struct page_items_file *f, const char *outdir, const char env[33])
+{
+	memset(f, 0, sizeof *f);
+	char *file = path_join(outdir, BUILD_ITEMS_FILE);
+	f->fd = open(file, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
+	free(file);
+	struct stat st;
+	size_t head = strlen(ITEMS_MAGIC) + 1 + 32 + 1;
+	bool ok = f->fd >= 0 && fstat(f->fd, &st) == 0 && S_ISREG(st.st_mode) &&
+		  st.st_nlink == 1 && (size_t)st.st_size >= head + 16;
+	if (ok) {
+		f->n = (size_t)st.st_size;
+		f->map = mmap(NULL, f->n, PROT_READ, MAP_SHARED, f->fd, 0);
+		ok = f->map != MAP_FAILED;
+		if (!ok)
+			f->map = NULL;
+	}
+	ok = ok && !memcmp(f->map, ITEMS_MAGIC " ", strlen(ITEMS_MAGIC) + 1) &&
+	     !memcmp(f->map + strlen(ITEMS_MAGIC) + 1, env, 32) && f->map[head - 1] == '\n';
+	if (ok) {
+		memcpy(&f->npages, f->map + head, 8);
+		memcpy(&f->nentries, f->map + head + 8, 8);
+		f->entries = head + 16;
+		ok = f->nentries <= (f->n - f->entries) / sizeof(struct page_item);
+		f->heads = f->entries + (size_t)f->nentries * sizeof(struct page_item);
+	}
+	if (!ok) {
+		page_items_file_close(f);
+		return -1;
+	}
+	return 0;
+}
+
+long page_items_file_find(const struct page_items_file *f, const char *path,
+			  struct page_items_page *g, struct page_item **v)
+{
+	size_t pl = strlen(path);
+	size_t at = f->heads;
+	for (unsigned long long k = 0; k < f->npages; k++) {
+		struct page_head h;
+		if (f->n - at < sizeof h)
+			return -1;
+		memcpy(&h, f->map + at, sizeof h);
+		if (h.pathlen > f->n - at - sizeof h || h.from > f->nentries ||
+		    h.n > f->nentries - h.from)
+			return -1;
+		if (h.pathlen == pl && !memcmp(f->map + at + sizeof h, path, pl)) {
+			*g = (struct page_items_page){NULL, h.file, h.from, h.n};
+			/* copied: the file's entries lie unaligned */
+			*v = xcalloc(h.n + 1, sizeof **v);
+			memcpy(*v, f->map + f->entries + h.from * sizeof **v, h.n * sizeof **v);
+			return (long)at;
+		}
+		at += sizeof h + h.pathlen;
+	}
+	return -1;
+}
+
+int page_items_file_put(struct page_items_file *f, long head, const struct page_items_page *g,
+			const struct page_item *v)
+{
+	size_t bytes = g->n * sizeof *v;
+	off_t at = (off_t)(f->entries + g->from * sizeof *v);
+	if (pwrite(f->fd, v, bytes, at) != (ssize_t)bytes)
+		return -1;
+	return pwrite(f->fd, &g->file, sizeof g->file, (off_t)head) == (ssize_t)sizeof g->file
+		       ? 0
+		       : -1;
+}
+
+void page_items_file_close(struct page_items_file *f)
+{
+	if (f->map)
+		munmap(f->map, f->n);
+	if (f->fd >= 0)
+		close(f->fd);
+	memset(f, 0, sizeof *f);
+	f->fd = -1;
 }
 
 void page_items_save(const struct page_items *p, const char *outdir, const char env[33])

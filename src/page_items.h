@@ -63,6 +63,29 @@ void page_items_add(struct page_items *p, const char *path, const struct output_
 void page_items_set(struct page_items *p, const char *path, const struct output_file *file,
 		    const struct page_item *v, size_t n);
 void page_items_save(const struct page_items *p, const char *outdir, const char env[33]);
+/* outdir's file as page_items_save made it (under env), for one page's
+ * notes to be changed in place without reading or writing the rest (a
+ * splice's: descs_splice.h). Opened never through a symlink, and only a
+ * file of one link. */
+struct page_items_file {
+	int fd;
+	unsigned char *map; /* read-only */
+	size_t n;
+	size_t entries, heads; /* where they start */
+	unsigned long long npages, nentries;
+};
+int page_items_file_open(struct page_items_file *f, const char *outdir, const char env[33]);
+/* path's page: the offset of its head (-1: none), its file and entries in
+ * *g (path not set), its entries copied into *v (malloc'd). */
+long page_items_file_find(const struct page_items_file *f, const char *path,
+			  struct page_items_page *g, struct page_item **v);
+/* The page whose head is at `head` now has g->n entries v (from g->from) and
+ * then g->file: written in that order, so that one cut short leaves notes
+ * whose file is not the page's. -1 when not written. */
+int page_items_file_put(struct page_items_file *f, long head, const struct page_items_page *g,
+			const struct page_item *v);
+void page_items_file_close(struct page_items_file *f);
+
 /* The notes of a resource page's descriptions (page, its bytes; places, as
  * mustache_render_items noted its items): each that went out once as its
  * own, at most places->n of them into v. Their count. */

@@ -179,9 +179,12 @@ int room_hint_open(struct room_hint *h, const char *outdir, const char frame[33]
 	if (dfd >= 0)
 		close(dfd);
 	free(name);
+	h->fd = -1;
 	if (!h->map)
 		return -1;
 	h->n = (size_t)st.st_size;
+	h->dev = (unsigned long long)st.st_dev;
+	h->ino = (unsigned long long)st.st_ino;
 	bool ok = h->n >= ROOM_HEAD_LEN + 8 &&
 		  !memcmp(h->map, ROOM_MAGIC, sizeof ROOM_MAGIC - 1) &&
 		  !memcmp(h->map + sizeof ROOM_MAGIC - 1, frame, 32) &&
@@ -204,11 +207,12 @@ int room_hint_open(struct room_hint *h, const char *outdir, const char frame[33]
 
 void room_hint_close(struct room_hint *h)
 {
-	if (h->copied)
-		free(h->map);
-	else if (h->map)
+	if (h->map)
 		munmap(h->map, h->n);
+	if (h->fd >= 0)
+		close(h->fd);
 	memset(h, 0, sizeof *h);
+	h->fd = -1;
 }
 
 void room_hint_docs(const struct room_hint *h, const char *const *names, size_t n, size_t *at,
@@ -286,19 +290,30 @@ size_t room_hint_page_hashes(const struct room_hint *h, uint32_t k, uint64_t **o
 	return n;
 }
 
-void room_hint_set_hash(struct room_hint *h, size_t at, size_t i, uint64_t v)
+int room_hint_change_begin(struct room_hint *h, const char *outdir)
 {
-	if (!h->copied) {
-		unsigned char *copy = xmalloc(h->n + 1);
-		memcpy(copy, h->map, h->n);
-		munmap(h->map, h->n);
-		h->map = copy;
-		h->copied = true;
-	}
-	memcpy(h->map + at + CITE_SIZE * i + 8, &v, 8);
+	char *name;
+	int dfd = room_file(outdir, &name);
+	h->fd = dfd >= 0 ? openat(dfd, name, O_WRONLY | O_NOFOLLOW | O_CLOEXEC) : -1;
+	if (dfd >= 0)
+		close(dfd);
+	free(name);
+	struct stat st;
+	bool ok = h->fd >= 0 && fstat(h->fd, &st) == 0 && S_ISREG(st.st_mode) &&
+		  st.st_nlink == 1 && (unsigned long long)st.st_dev == h->dev &&
+		  (unsigned long long)st.st_ino == h->ino;
+	/* its magic unsaid: no hint */
+	return ok && pwrite(h->fd, "X", 1, 0) == 1 ? 0 : -1;
 }
 
-int room_hint_resave(const struct room_hint *h, const char *outdir)
+int room_hint_change_hash(struct room_hint *h, size_t at, size_t i, uint64_t v)
 {
-	return replace(outdir, h->map, h->n);
+	off_t where = (off_t)(at + CITE_SIZE * i + 8);
+	return h->fd >= 0 && pwrite(h->fd, &v, sizeof v, where) == (ssize_t)sizeof v ? 0 : -1;
 }
+
+int room_hint_change_end(struct room_hint *h)
+{
+	return h->fd >= 0 && pwrite(h->fd, ROOM_MAGIC, 1, 0) == 1 ? 0 : -1;
+}
+

@@ -16,7 +16,8 @@
  * program, the options, site.yml, this account's secret), replaced whole,
  * never written through. A patch that changes entries' descriptions other
  * than through a whole build forgets it first, and saves it again once its
- * pages are in place. Level 5, beside build_state. */
+ * pages are in place, or (a splice) marks it as none while it changes it
+ * in place. Level 5, beside build_state. */
 #ifndef SSG_ROOM_HINT_H
 #define SSG_ROOM_HINT_H
 
@@ -32,9 +33,10 @@
 #define ROOM_HINT_NO_PAGE UINT32_MAX
 
 struct room_hint {
-	unsigned char *map; /* the file, read-only, or a copy being changed */
+	unsigned char *map; /* the file, read-only */
 	size_t n;
-	bool copied;        /* map is malloc'd (room_hint_set_hash) */
+	unsigned long long dev, ino; /* its file */
+	int fd;             /* open for a change (room_hint_change_begin), or -1 */
 	size_t npages;
 	size_t pages_at;    /* the pages' offsets */
 	size_t docs_at;     /* the documents' part */
@@ -73,10 +75,12 @@ bool room_hint_page(const struct room_hint *h, uint32_t k, const char **path, si
 /* The hashes of the descriptions the citations on page k give (none: 0),
  * in *out (malloc'd); their count. */
 size_t room_hint_page_hashes(const struct room_hint *h, uint32_t k, uint64_t **out);
-/* Change citation i's hash, of the document whose entries are at `at` (the
- * hint becomes a copy of the file). */
-void room_hint_set_hash(struct room_hint *h, size_t at, size_t i, uint64_t v);
-/* Save h (changed) beside outdir; -1 when it could not be. */
-int room_hint_resave(const struct room_hint *h, const char *outdir);
+/* Change the hint's file in place, never through a symlink: from begun to
+ * ended it reads as no hint (a change cut short leaves none). Citation i's
+ * hash, of the document whose entries are at `at`, becomes v. -1 when a
+ * step fails: the caller then forgets the hint. */
+int room_hint_change_begin(struct room_hint *h, const char *outdir);
+int room_hint_change_hash(struct room_hint *h, size_t at, size_t i, uint64_t v);
+int room_hint_change_end(struct room_hint *h);
 
 #endif
