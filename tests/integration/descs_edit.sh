@@ -41,9 +41,6 @@ cat > "$c" <<'EOF'
 - [Paper one](https://example.org/one) - another
 EOF
 . "$(dirname "$0")/patch_helpers"
-shows() { # shows PAGE TEXT
-	grep -q "$2" "$d/out/$1" || { echo "$1 does not show '$2'"; exit 1; }
-}
 
 build
 full "the first build"

@@ -43,9 +43,6 @@ spliced() { # spliced PAGES RESOURCE_PAGES LABEL: a patch, that many spliced
 		{ echo "$3: expected $1 page(s) patched, $2 spliced"; cat "$d/err"; exit 1; }
 	same_as_clean "$3"
 }
-shows() { # shows PAGE TEXT
-	grep -qF "$2" "$d/out/$1" || { echo "$1 does not show '$2'"; exit 1; }
-}
 build
 full "the first build"
 cp "$a" "$d/a.first"
