@@ -43,7 +43,7 @@ struct patch_job {
 	bool descs_edited;   /* some were: their pages are to be made */
 	bool spliced;        /* and they were: sp holds them */
 	struct descs_splice sp;
-	char env[33];        /* build_render_env, for the pages' notes */
+	const struct build_opts *o;
 };
 
 /* The documents whose bytes changed, each with its page; false when one has
@@ -285,7 +285,9 @@ static bool make_pages(struct patch_job *j)
 		 * the documents are patched again without that (a preview, or
 		 * none: a build follows) */
 		collect_descs(j, &cache);
-		j->spliced = descs_splice_make(&j->sp, j->outdir, j->env, j->descs, s->docs,
+		char render_env[33]; /* the pages' notes' */
+		build_render_env(j->o, 1, render_env);
+		j->spliced = descs_splice_make(&j->sp, j->outdir, render_env, j->descs, s->docs,
 					       BUILD_PATCH_MAX_DOCS) == 0;
 		patch_descs_free(j->descs);
 		if (!j->spliced) {
@@ -390,8 +392,8 @@ int build_patch(const struct build_opts *o, const char *outdir,
 {
 	struct patch_job j = {.src = o->source ? o->source : ".", .outdir = outdir,
 			      .digests = digests, .may_preview = o->previewed != NULL,
-			      .descs = descs, .may_splice = !getenv("SSG_CHECK_INPUTS")};
-	build_render_env(o, 1, j.env);
+			      .descs = descs, .may_splice = !getenv("SSG_CHECK_INPUTS"),
+			      .o = o};
 	descs->n = 0;
 	descs->last = (struct diags)DIAGS_INIT;
 	memcpy(descs->frame, frame, sizeof descs->frame);
