@@ -123,6 +123,32 @@ p=$d/out/r/example-org-one/index.html
 cp "$p" "$d/page" && rm "$p" && cp "$d/page" "$p"
 sed -i 's/ - second, no hint$/ - second, page replaced/' "$a"
 build --timings; modelled "a page replaced since it was noted"
+sed -i 's/ - second, page replaced$/ - second, spliced again/' "$a"
+build --timings; spliced 2 1 "an edit after the page was made again"
+
+# a hint cut short, or one under another frame (another site's, another
+# account's: the frame holds the account's secret): none
+head -c 100 "$d/.out.ssg-room" >"$d/cut" && cat "$d/cut" >"$d/.out.ssg-room"
+sed -i 's/ - second, spliced again$/ - second, hint cut short/' "$a"
+build --timings; modelled "a hint cut short"
+sed -i '1s/^ssg-room 3 ./ssg-room 3 g/' "$d/.out.ssg-room"
+sed -i 's/ - second, hint cut short$/ - second, foreign hint/' "$a"
+build --timings; modelled "a hint under another frame"
+# the notes and the hint are changed in place, never through a symlink
+echo "victim" >"$d/victim"
+mv "$d/out/.ssg-items" "$d/items" && ln -s ../victim "$d/out/.ssg-items"
+sed -i 's/ - second, foreign hint$/ - second, notes a symlink/' "$a"
+build --timings; modelled "the notes a symlink"
+[ "$(cat "$d/victim")" = victim ] || { echo "the notes were written through a symlink"; exit 1; }
+rm "$d/out/.ssg-items" && mv "$d/items" "$d/out/.ssg-items"
+build --force; full "built whole again"
+mv "$d/.out.ssg-room" "$d/room" && ln -s victim "$d/.out.ssg-room"
+sed -i 's/ - second, notes a symlink$/ - second, hint a symlink/' "$a"
+build --timings; modelled "the hint a symlink"
+[ "$(cat "$d/victim")" = victim ] || { echo "the hint was written through a symlink"; exit 1; }
+[ -f "$d/.out.ssg-room" ] && [ ! -L "$d/.out.ssg-room" ] ||
+	{ echo "the hint a symlink was not replaced"; exit 1; }
+head -c 10 "$d/.out.ssg-room" | grep -q '^ssg-room 3' || { echo "the hint left unsaid"; exit 1; }
 
 # back to the first version
 cp "$d/a.first" "$a"
