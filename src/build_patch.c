@@ -280,10 +280,12 @@ static bool make_pages(struct patch_job *j)
 	bool ok = cache.valid;
 	for (size_t k = 0; ok && k < j->n; k++)
 		ok = patch_one(j, k, &cache, &s->docs[k]);
-	if (ok && j->descs_edited) {
+	if (ok && j->descs_edited && !j->previewed) {
 		/* entries' descriptions: spliced into their resources' pages, or
 		 * the documents are patched again without that (a preview, or
-		 * none: a build follows) */
+		 * none: a build follows). Beside a preview, a build follows
+		 * anyway: their pages are patched as prose, and it makes the
+		 * rest */
 		collect_descs(j, &cache);
 		char render_env[33]; /* the pages' notes' */
 		build_render_env(j->o, 1, render_env);
