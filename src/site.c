@@ -248,15 +248,6 @@ static void note_descs(struct page_task *t, const struct buf *page,
 /* Render a page, unless the site in place has it from the same view; with
  * descs, a resource page's descriptions noted. */
 static void emit_noting(struct render_job *j, struct page_task *t, const char *tpl,
-			struct val *v, const char *path, const struct val *watch, bool descs);
-
-static void emit(struct render_job *j, struct page_task *t, const char *tpl, struct val *v,
-		 const char *path, const struct val *watch)
-{
-	emit_noting(j, t, tpl, v, path, watch, false);
-}
-
-static void emit_noting(struct render_job *j, struct page_task *t, const char *tpl,
 			struct val *v, const char *path, const struct val *watch, bool descs)
 {
 	struct mustache_items places = {0};
@@ -299,6 +290,12 @@ static void emit_noting(struct render_job *j, struct page_task *t, const char *t
 	mustache_items_free(&places);
 	buf_free(&b);
 	val_free(v);
+}
+
+static void emit(struct render_job *j, struct page_task *t, const char *tpl, struct val *v,
+		 const char *path, const struct val *watch)
+{
+	emit_noting(j, t, tpl, v, path, watch, false);
 }
 
 /* The machine-readable files, one task each (resources.json is the longest
@@ -629,7 +626,6 @@ static void *record_doc_pages_run(void *arg)
 /* What the next build needs of this one, saved once the new site is in
  * place: each a file of its own, saved side by side. */
 struct state_saves {
-	const struct site *s;
 	const char *outdir, *env, *frame, *source_dir;
 	struct output *out;
 	const struct json_reuse *data;
@@ -1071,7 +1067,7 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 		dr.busy = pthread_create(&dr.thread, NULL, record_doc_pages_run, &dr) == 0;
 		if (!dr.busy)
 			record_doc_pages_run(&dr);
-		struct state_saves sv = {.s = &s, .outdir = outdir, .env = was.env, .frame = frame,
+		struct state_saves sv = {.outdir = outdir, .env = was.env, .frame = frame,
 					 .source_dir = s.source_dir, .out = &out, .data = j.data,
 					 .n = {s.nres, s.ndocs + s.nres}, .room = room.b};
 		memcpy(sv.size, j.data_size, sizeof sv.size);
