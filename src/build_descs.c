@@ -210,14 +210,8 @@ static void note_pages(struct descs_job *j, const struct build_opts *o)
 		const struct new_page *p = &j->pages[k];
 		if (p->doc >= 0)
 			continue;
-		char *file = path_join(j->outdir, p->path);
-		struct stat st;
-		struct output_file f = {0, 0, 0}; /* not known: not read */
-		if (lstat(file, &st) == 0 && S_ISREG(st.st_mode))
-			f = (struct output_file){(unsigned long long)st.st_dev,
-						 (unsigned long long)st.st_ino,
-						 (unsigned long long)st.st_size};
-		free(file);
+		/* none (all zero): its notes are of no file, never read */
+		struct output_file f = output_file_at(j->outdir, p->path);
 		page_items_set(&items, p->path, &f, p->notes, p->nnotes);
 	}
 	page_items_save(&items, j->outdir, env);

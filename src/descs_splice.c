@@ -234,15 +234,7 @@ void descs_splice_note(struct descs_splice *sp, const char *outdir)
 		room_hint_forget(outdir);
 	for (size_t k = 0; k < sp->npages; k++) {
 		struct splice_page *pg = &sp->pages[k];
-		char *file = path_join(outdir, pg->path);
-		struct stat st;
-		if (lstat(file, &st) == 0 && S_ISREG(st.st_mode))
-			pg->notes.file = (struct output_file){(unsigned long long)st.st_dev,
-							      (unsigned long long)st.st_ino,
-							      (unsigned long long)st.st_size};
-		else
-			memset(&pg->notes.file, 0, sizeof pg->notes.file); /* known no more */
-		free(file);
+		pg->notes.file = output_file_at(outdir, pg->path); /* none: known no more */
 		page_items_file_put(&sp->items, pg->head, &pg->notes, pg->v);
 	}
 }

@@ -634,6 +634,17 @@ static struct output_file file_of(const struct stat *st)
 				    (unsigned long long)st->st_size};
 }
 
+struct output_file output_file_at(const char *dir, const char *relpath)
+{
+	char *file = path_join(dir, relpath);
+	struct stat st;
+	struct output_file f = {0, 0, 0};
+	if (lstat(file, &st) == 0 && S_ISREG(st.st_mode))
+		f = file_of(&st);
+	free(file);
+	return f;
+}
+
 /* relpath is the previous site's file f: linked at commit. */
 static void add_same(struct output *o, const char *relpath, const struct output_file *f)
 {

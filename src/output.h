@@ -90,6 +90,9 @@ int output_write(struct output *o, const char *relpath, const void *data, size_t
  * will be kept for a next build to take it from). */
 int output_write_noted(struct output *o, const char *relpath, const void *data, size_t n,
 		       struct output_file *made);
+/* The regular file at relpath under dir as a build notes it (output_file:
+ * device, inode, size); all zero when there is none (not a regular file). */
+struct output_file output_file_at(const char *dir, const char *relpath);
 /* The same, and *made known even when no site is in place (a first build:
  * a resource page's notes, page_items.h, need its file from the first). */
 int output_write_known(struct output *o, const char *relpath, const void *data, size_t n,
