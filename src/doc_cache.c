@@ -558,33 +558,60 @@ static void leave_body(struct doc *d, size_t body_at, size_t len)
 	doc_cache_body_drop(d);
 }
 
-/* Write the entries in order as they come, each freed once written. */
+/* The writer wakes for this many entries in a row, not for each: a wakeup
+ * per document (10,000 in a big build) moved it onto a core the readers
+ * were parsing on, once each. */
+#define STREAM_BATCH 32
+
+/* Whether the writer has work: the STREAM_BATCH entries from next on (all
+ * that are left, at the end) are put. Under the lock. */
+static bool batch_ready(const struct doc_cache_stream *st)
+{
+	size_t end = st->n - st->next > STREAM_BATCH ? st->next + STREAM_BATCH : st->n;
+	for (size_t k = st->next; k < end; k++)
+		if (!st->ready[k])
+			return false;
+	return true;
+}
+
+/* One entry, in its turn: written (or matched with the file in place) and
+ * freed. */
+static void stream_write_one(struct doc_cache_stream *st, size_t i, struct buf *e)
+{
+	struct doc *d = st->docs[i];
+	if (d && st->body_at[i] >= 4 && st->body_at[i] < e->n) {
+		/* its length, just before it (put_str) */
+		st->body_len[i] = le32((const unsigned char *)e->p + st->body_at[i] - 4);
+		st->body_at[i] += st->pos; /* where it goes in the file */
+	} else
+		d = st->docs[i] = NULL;
+	stream_put_bytes(st, e->p, e->n);
+	/* the same bytes as the file in place: the body is there already */
+	if (d && st->ok && !st->f && st->old.data) {
+		leave_body(d, st->body_at[i], st->body_len[i]);
+		st->docs[i] = NULL;
+		st->left_early = true;
+	}
+	buf_free(e);
+}
+
+/* Write the entries in order as they come, a batch at a time. */
 static void *stream_writer(void *arg)
 {
 	struct doc_cache_stream *st = arg;
+	struct buf batch[STREAM_BATCH];
 	pthread_mutex_lock(&st->lock);
 	while (st->next < st->n) {
-		while (!st->ready[st->next])
+		while (!batch_ready(st))
 			pthread_cond_wait(&st->more, &st->lock);
-		size_t i = st->next++;
-		struct buf e = st->entries[i];
-		memset(&st->entries[i], 0, sizeof e);
-		struct doc *d = st->docs[i];
-		pthread_mutex_unlock(&st->lock);
-		if (d && st->body_at[i] >= 4 && st->body_at[i] < e.n) {
-			/* its length, just before it (put_str) */
-			st->body_len[i] = le32((const unsigned char *)e.p + st->body_at[i] - 4);
-			st->body_at[i] += st->pos; /* where it goes in the file */
-		} else
-			d = st->docs[i] = NULL;
-		stream_put_bytes(st, e.p, e.n);
-		/* the same bytes as the file in place: the body is there already */
-		if (d && st->ok && !st->f && st->old.data) {
-			leave_body(d, st->body_at[i], st->body_len[i]);
-			st->docs[i] = NULL;
-			st->left_early = true;
+		size_t from = st->next, k = 0;
+		for (; k < STREAM_BATCH && st->next < st->n; k++, st->next++) {
+			batch[k] = st->entries[st->next];
+			memset(&st->entries[st->next], 0, sizeof batch[k]);
 		}
-		buf_free(&e);
+		pthread_mutex_unlock(&st->lock);
+		for (size_t b = 0; b < k; b++)
+			stream_write_one(st, from + b, &batch[b]);
 		pthread_mutex_lock(&st->lock);
 	}
 	pthread_mutex_unlock(&st->lock);
@@ -647,7 +674,7 @@ void doc_cache_stream_put(struct doc_cache_stream *st, size_t i, struct buf *ent
 	st->entries[i] = *entry;
 	memset(entry, 0, sizeof *entry);
 	st->ready[i] = true;
-	if (i == st->next)
+	if (i - st->next < STREAM_BATCH && batch_ready(st))
 		pthread_cond_signal(&st->more);
 	pthread_mutex_unlock(&st->lock);
 }

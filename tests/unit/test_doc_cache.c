@@ -613,35 +613,40 @@ static void test_stream_fails(void **state)
 	free(file);
 }
 
+/* Streamed documents come back from the cache, in order: fewer than one of
+ * the writer's batches, and many batches with a part of one at the end. */
 static void test_stream(void **state)
 {
 	(void)state;
-	char dir[64];
-	strcpy(dir, "/tmp/ssg-docstream-XXXXXX");
-	assert_non_null(mkdtemp(dir));
-	size_t n = 300;
-	assert_int_equal(stream_docs(dir, n, n), 0);
-	struct doc_cache c;
-	doc_cache_load(&c, dir, ENV);
-	assert_true(c.valid);
-	assert_int_equal(c.nkeys, n - (n + 6) / 7);
-	for (size_t i = 0; i < n; i++) {
-		char rel[32];
-		snprintf(rel, sizeof rel, "doc%zu.md", i);
-		unsigned long long dg[2] = {i, i};
-		struct doc got = {0};
-		assert_int_equal(doc_cache_get(&c, rel, dg, &got), i % 7 != 0);
-		if (i % 7) {
-			assert_string_equal(got.body, "<p>Body with a \x1emarker\x1f</p>\n");
-			/* in order: each key follows the one before */
-			assert_string_equal(c.keys[i - i / 7 - 1], rel);
+	static const size_t sizes[] = {5, 300};
+	for (size_t z = 0; z < sizeof sizes / sizeof *sizes; z++) {
+		char dir[64];
+		strcpy(dir, "/tmp/ssg-docstream-XXXXXX");
+		assert_non_null(mkdtemp(dir));
+		size_t n = sizes[z];
+		assert_int_equal(stream_docs(dir, n, n), 0);
+		struct doc_cache c;
+		doc_cache_load(&c, dir, ENV);
+		assert_true(c.valid);
+		assert_int_equal(c.nkeys, n - (n + 6) / 7);
+		for (size_t i = 0; i < n; i++) {
+			char rel[32];
+			snprintf(rel, sizeof rel, "doc%zu.md", i);
+			unsigned long long dg[2] = {i, i};
+			struct doc got = {0};
+			assert_int_equal(doc_cache_get(&c, rel, dg, &got), i % 7 != 0);
+			if (i % 7) {
+				assert_string_equal(got.body, "<p>Body with a \x1emarker\x1f</p>\n");
+				/* in order: each key follows the one before */
+				assert_string_equal(c.keys[i - i / 7 - 1], rel);
+			}
+			doc_free(&got);
 		}
-		doc_free(&got);
+		doc_cache_free(&c);
+		char *file = xasprintf("%s/.ssg-cache/documents.bin", dir);
+		remove_cache(file, dir);
+		free(file);
 	}
-	doc_cache_free(&c);
-	char *file = xasprintf("%s/.ssg-cache/documents.bin", dir);
-	remove_cache(file, dir);
-	free(file);
 }
 
 static char *cache_bytes(const char *dir, size_t *n, ino_t *ino)
