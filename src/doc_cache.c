@@ -674,6 +674,7 @@ void doc_cache_stream_put(struct doc_cache_stream *st, size_t i, struct buf *ent
 	st->entries[i] = *entry;
 	memset(entry, 0, sizeof *entry);
 	st->ready[i] = true;
+	/* only an entry of the run the writer waits for can complete it */
 	if (i - st->next < STREAM_BATCH && batch_ready(st))
 		pthread_cond_signal(&st->more);
 	pthread_mutex_unlock(&st->lock);
