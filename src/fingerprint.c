@@ -150,16 +150,33 @@ struct known_file {
 	unsigned long long h[2];
 };
 
+/* A folder as a run listed it: its stat, taken before its names were read,
+ * and its names in name order, each as a type byte (a dirent's d_type), the
+ * name and a NUL. */
+struct known_folder {
+	char *path;
+	struct stat_key key;
+	char *names;
+	size_t len, n;             /* bytes of names, and how many */
+};
+
 struct fingerprint_cache {
 	char *dir;                 /* it lives in <dir>/.ssg-cache */
 	struct known_file *old;    /* as the last run left it */
 	size_t nold;
+	struct known_folder *old_folders;
+	size_t nold_folders;
+	char *old_strings;         /* the block holding their paths and names */
 	struct hash index;         /* path -> slot of old */
+	struct hash folder_index;  /* path -> slot of old_folders */
 	long long old_taken_ns;    /* when the last run began to stat */
 	long long taken_ns;        /* when this one did */
 	struct known_file *now;    /* this run's files */
 	size_t nnow, capnow;
+	struct known_folder *now_folders; /* and folders */
+	size_t nnow_folders, capnow_folders;
 	size_t hashed;             /* files this run read */
+	size_t listed;             /* folders this run read */
 };
 
 /* What the build read, by the walk's path. */
@@ -193,6 +210,7 @@ struct walk {
 	int dirfds[WALK_OPEN_DIRS];
 	int ndirfds;
 	const struct fingerprint_cache *cache;
+	struct fingerprint_cache *folders; /* the same: learns the folders' listings */
 	struct fingerprint_learned *learned; /* with unframed: documents come from it */
 	bool (*unframed)(const char *rel);
 	size_t nfolders; /* walked below the top */
@@ -216,22 +234,34 @@ static void add_entry(struct walk *w, char *rel, char *full, char kind, int dir)
 	w->v[w->n++] = (struct entry){.rel = rel, .full = full, .dir = dir, .kind = kind};
 }
 
-/* Folders are walked here, in name order; what else they hold is only
- * named: hash_entry stats it (on the pool's threads). */
-static void walk_dir(struct walk *w, const char *full, const char *rel, int depth)
+/* The names the last run listed in the folder at rel, when they are still
+ * what it holds: the folder's stat is the one taken then, and was already
+ * over a second old when that run began. Making, removing or renaming an
+ * entry sets the folder's mtime and ctime, which no one can set back (the
+ * rule known_digest applies to files). NULL: the folder is read. */
+static const struct known_folder *kept_folder(const struct fingerprint_cache *c, const char *rel,
+					      const struct stat_key *key)
 {
-	DIR *d = opendir(full);
+	size_t i;
+	if (!c || !c->folder_index.n || !hash_get(&c->folder_index, rel, &i))
+		return NULL;
+	const struct known_folder *f = &c->old_folders[i];
+	const long long settled = c->old_taken_ns - 1000000000LL;
+	if (!same_key(&f->key, key) || f->key.mtime_ns >= settled || f->key.ctime_ns >= settled)
+		return NULL;
+	return f;
+}
+
+/* A folder's names as readdir gives them (those starting with '.' left
+ * out), in name order; false when it cannot be read. */
+static bool read_names(int fd, struct name **out, size_t *count)
+{
+	int dup_fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+	DIR *d = dup_fd >= 0 ? fdopendir(dup_fd) : NULL;
 	if (!d) {
-		add_entry(w, xstrdup(rel), xstrdup(full), '!', -1);
-		return;
-	}
-	int open_dir = -1;
-	if (w->ndirfds < WALK_OPEN_DIRS) {
-		int fd = fcntl(dirfd(d), F_DUPFD_CLOEXEC, 0);
-		if (fd >= 0) {
-			open_dir = w->ndirfds;
-			w->dirfds[w->ndirfds++] = fd;
-		}
+		if (dup_fd >= 0)
+			close(dup_fd);
+		return false;
 	}
 	struct name *names = NULL;
 	size_t n = 0, cap = 0;
@@ -244,12 +274,73 @@ static void walk_dir(struct walk *w, const char *full, const char *rel, int dept
 	closedir(d);
 	if (n)
 		qsort(names, n, sizeof *names, cmp_name);
+	*out = names;
+	*count = n;
+	return true;
+}
+
+static struct name *kept_names(const struct known_folder *f, size_t *count)
+{
+	struct name *names = xcalloc(f->n + 1, sizeof *names);
+	const char *p = f->names;
+	for (size_t i = 0; i < f->n; i++) {
+		size_t len = strlen(p + 1);
+		names[i] = (struct name){xstrndup(p + 1, len), (unsigned char)p[0]};
+		p += len + 2;
+	}
+	*count = f->n;
+	return names;
+}
+
+/* This run's listing of the folder at rel, for the next run. */
+static void note_folder(struct fingerprint_cache *c, const char *rel, const struct stat_key *key,
+			const struct name *names, size_t n)
+{
+	struct buf b = BUF_INIT;
+	for (size_t i = 0; i < n; i++) {
+		buf_putc(&b, (char)names[i].type);
+		buf_put(&b, names[i].s, strlen(names[i].s) + 1);
+	}
+	c->now_folders = xgrow(c->now_folders, &c->capnow_folders, c->nnow_folders + 1,
+			       sizeof *c->now_folders);
+	c->now_folders[c->nnow_folders++] =
+		(struct known_folder){xstrdup(rel), *key, b.p, b.n, n};
+}
+
+/* Folders are walked here, in name order; what else they hold is only
+ * named: hash_entry stats it (on the pool's threads). A folder whose stat
+ * says it holds what the last run listed is not read again. */
+static void walk_dir(struct walk *w, const char *full, const char *rel, int depth)
+{
+	int fd = open(full, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	struct stat st;
+	bool ok = fd >= 0 && fstat(fd, &st) == 0;
+	struct stat_key key = ok ? key_of(&st) : (struct stat_key){0};
+	const struct known_folder *kept = ok ? kept_folder(w->cache, rel, &key) : NULL;
+	struct name *names = NULL;
+	size_t n = 0;
+	if (kept)
+		names = kept_names(kept, &n);
+	else if (!ok || !read_names(fd, &names, &n)) {
+		if (fd >= 0)
+			close(fd);
+		add_entry(w, xstrdup(rel), xstrdup(full), '!', -1);
+		return;
+	}
+	int open_dir = -1;
+	if (w->ndirfds < WALK_OPEN_DIRS) {
+		open_dir = w->ndirfds;
+		w->dirfds[w->ndirfds++] = fd;
+	} else
+		close(fd);
 	for (size_t i = 0; i < n; i++) {
 		char *cf = path_join(full, names[i].s);
 		char *cr = path_join(rel, names[i].s);
-		struct stat st;
+		struct stat est;
 		bool dir = names[i].type == DT_DIR ||
-			   (names[i].type == DT_UNKNOWN && lstat(cf, &st) == 0 && S_ISDIR(st.st_mode));
+			   (names[i].type == DT_UNKNOWN && lstat(cf, &est) == 0 && S_ISDIR(est.st_mode));
+		if (dir)
+			names[i].type = DT_DIR; /* as the next run will take it */
 		if (dir && depth < 64) {
 			w->nfolders++;
 			if (depth + 1 > w->depth)
@@ -259,8 +350,13 @@ static void walk_dir(struct walk *w, const char *full, const char *rel, int dept
 			free(cr);
 		} else
 			add_entry(w, cr, cf, '?', open_dir);
-		free(names[i].s);
 	}
+	if (w->folders) {
+		note_folder(w->folders, rel, &key, names, n);
+		w->folders->listed += !kept;
+	}
+	for (size_t i = 0; i < n; i++)
+		free(names[i].s);
 	free(names);
 }
 
@@ -408,7 +504,8 @@ void fingerprint_tree_keep(struct buf *manifest, const char *root, const char *r
 	 * read earlier, it looked when they were read */
 	if (how->cache && how->learned && how->learned->taken_ns < how->cache->taken_ns)
 		how->cache->taken_ns = how->learned->taken_ns;
-	struct walk w = {.cache = how->cache, .learned = how->learned, .unframed = how->unframed};
+	struct walk w = {.cache = how->cache, .folders = how->cache, .learned = how->learned,
+			 .unframed = how->unframed};
 	walk_dir(&w, full, rel, 0);
 	pool_run(jobs, w.n, hash_entry, &w);
 	for (int i = 0; i < w.ndirfds; i++)
@@ -417,6 +514,7 @@ void fingerprint_tree_keep(struct buf *manifest, const char *root, const char *r
 	if (keep) {
 		keep->paths = xrealloc(keep->paths, (keep->n + w.n + 1) * sizeof *keep->paths);
 		keep->digests = xrealloc(keep->digests, (keep->n + w.n + 1) * sizeof *keep->digests);
+		hash_reserve(&keep->index, keep->n + w.n);
 		keep->whole_tree = keep->n == 0;
 		keep->nfolders = w.nfolders;
 		keep->depth = w.depth;
@@ -452,7 +550,7 @@ void fingerprint_tree_keep(struct buf *manifest, const char *root, const char *r
 
 /* ---- the cache of digests by stat ---------------------------------------------- */
 
-#define CACHE_MAGIC "ssg-stat 1 digest " DIGEST_VERSION "\n" /* its digests are digest.h's */
+#define CACHE_MAGIC "ssg-stat 2 digest " DIGEST_VERSION "\n" /* its digests are digest.h's */
 #define CACHE_FILE "files.bin"
 
 static long long realtime_ns(void)
@@ -463,8 +561,71 @@ static long long realtime_ns(void)
 }
 
 /* The cache file: the magic, when its run began to stat, how many files,
- * then each file: its stat key, digest, path length and path (host order:
- * the cache never leaves the machine). Every read is bounds-checked. */
+ * then each file: its stat key, digest, path length and path; then how many
+ * folders, and each folder: its stat key, path length and path, how many
+ * names, their bytes' length and the bytes (known_folder's). Host order:
+ * the cache never leaves the machine. Every read is bounds-checked; a
+ * damaged file leaves what was read before the damage (files), or nothing
+ * (folders: a listing is taken whole or not at all). */
+static bool take(const char **p, const char *end, void *out, size_t n)
+{
+	if ((size_t)(end - *p) < n)
+		return false;
+	memcpy(out, *p, n);
+	*p += n;
+	return true;
+}
+
+/* len bytes at *p copied to *to as a string; returns where it lies. */
+static char *take_str(const char **p, const char *end, char **to, size_t len)
+{
+	if ((size_t)(end - *p) < len)
+		return NULL;
+	char *s = memcpy(*to, *p, len);
+	s[len] = '\0';
+	*to += len + 1;
+	*p += len;
+	return s;
+}
+
+static void load_folders(struct fingerprint_cache *c, const char **p, const char *end, char **to)
+{
+	unsigned long long n;
+	if (!take(p, end, &n, 8) || n > (size_t)(end - *p) / (sizeof(struct stat_key) + 12))
+		return;
+	struct known_folder *v = xcalloc((size_t)n + 1, sizeof *v);
+	size_t i = 0;
+	for (; i < n; i++) {
+		struct known_folder *f = &v[i];
+		uint32_t len, count, bytes;
+		if (!take(p, end, &f->key, sizeof f->key) || !take(p, end, &len, 4) ||
+		    !(f->path = take_str(p, end, to, len)) || !take(p, end, &count, 4) ||
+		    !take(p, end, &bytes, 4) || !(f->names = take_str(p, end, to, bytes)))
+			break;
+		/* count names, each a type byte, a name and its NUL */
+		size_t seen = 0;
+		for (const char *q = f->names, *e = f->names + bytes; q < e; seen++) {
+			const char *nul = q + 1 < e ? memchr(q + 1, '\0', (size_t)(e - q - 1)) : NULL;
+			if (!nul || nul == q + 1)
+				break;
+			q = nul + 1;
+		}
+		if (seen != count || (count && f->names[bytes - 1] != '\0'))
+			break;
+		f->len = bytes;
+		f->n = count;
+	}
+	if (i < n) {
+		free(v);
+		return;
+	}
+	c->old_folders = v;
+	c->nold_folders = (size_t)n;
+	hash_reserve(&c->folder_index, (size_t)n);
+	for (size_t k = 0; k < n; k++)
+		hash_put(&c->folder_index, v[k].path, k);
+}
+
 static void load_known(struct fingerprint_cache *c, const struct buf *b)
 {
 	const size_t ml = strlen(CACHE_MAGIC);
@@ -478,22 +639,21 @@ static void load_known(struct fingerprint_cache *c, const struct buf *b)
 	if (n > b->n / (sizeof(struct stat_key) + 20))
 		return;
 	c->old = xcalloc((size_t)n + 1, sizeof *c->old);
+	/* every string in one block: each is shorter, NUL and all, than its
+	 * record in the file */
+	char *to = c->old_strings = xmalloc(b->n);
+	hash_reserve(&c->index, (size_t)n);
 	for (size_t i = 0; i < n; i++) {
 		struct known_file *k = &c->old[i];
 		uint32_t len;
-		if ((size_t)(end - p) < sizeof k->key + 16 + 4)
+		if (!take(&p, end, &k->key, sizeof k->key) || !take(&p, end, k->h, 16) ||
+		    !take(&p, end, &len, 4) || !(k->path = take_str(&p, end, &to, len)))
 			break;
-		memcpy(&k->key, p, sizeof k->key);
-		memcpy(k->h, p + sizeof k->key, 16);
-		memcpy(&len, p + sizeof k->key + 16, 4);
-		p += sizeof k->key + 20;
-		if ((size_t)(end - p) < len)
-			break;
-		k->path = xstrndup(p, len);
-		p += len;
 		hash_put(&c->index, k->path, i);
 		c->nold = i + 1;
 	}
+	if (c->nold == n)
+		load_folders(c, &p, end, &to);
 }
 
 struct fingerprint_cache *fingerprint_cache_open(const char *dir, bool trust)
@@ -548,6 +708,10 @@ static bool stamp_serves(const struct fingerprint_cache *c, long long stamp)
 	for (size_t i = 0; i < c->nnow; i++)
 		if (c->now[i].key.mtime_ns >= settled || c->now[i].key.ctime_ns >= settled)
 			return false;
+	for (size_t i = 0; i < c->nnow_folders; i++)
+		if (c->now_folders[i].key.mtime_ns >= settled ||
+		    c->now_folders[i].key.ctime_ns >= settled)
+			return false;
 	return true;
 }
 
@@ -572,12 +736,28 @@ static void save_known(const struct fingerprint_cache *c)
 		buf_put(&b, &len, 4);
 		buf_put(&b, k->path, len);
 	}
+	n = c->nnow_folders;
+	buf_put(&b, &n, 8);
+	for (size_t i = 0; i < c->nnow_folders; i++) {
+		const struct known_folder *f = &c->now_folders[i];
+		uint32_t len = (uint32_t)strlen(f->path), count = (uint32_t)f->n,
+			 bytes = (uint32_t)f->len;
+		buf_put(&b, &f->key, sizeof f->key);
+		buf_put(&b, &len, 4);
+		buf_put(&b, f->path, len);
+		buf_put(&b, &count, 4);
+		buf_put(&b, &bytes, 4);
+		if (bytes)
+			buf_put(&b, f->names, bytes);
+	}
 	path_replace_at(cfd, CACHE_FILE, b.p, b.n);
 	buf_free(&b);
 	close(cfd);
 }
 
 size_t fingerprint_cache_reads(const struct fingerprint_cache *c) { return c->hashed; }
+
+size_t fingerprint_cache_listed(const struct fingerprint_cache *c) { return c->listed; }
 
 bool fingerprint_cache_exists(const char *dir)
 {
@@ -632,16 +812,24 @@ void fingerprint_cache_close(struct fingerprint_cache *c)
 {
 	if (!c)
 		return;
-	/* written when a file was read or the set of files changed */
-	if (c->hashed || c->nnow != c->nold)
+	/* written when a file or a folder was read, or the set of either
+	 * changed (a folder read within a second of a change is then taken
+	 * from its listing once that settled) */
+	if (c->hashed || c->nnow != c->nold || c->listed || c->nnow_folders != c->nold_folders)
 		save_known(c);
-	for (size_t i = 0; i < c->nold; i++)
-		free(c->old[i].path);
+	free(c->old_strings);
 	for (size_t i = 0; i < c->nnow; i++)
 		free(c->now[i].path);
+	for (size_t i = 0; i < c->nnow_folders; i++) {
+		free(c->now_folders[i].path);
+		free(c->now_folders[i].names);
+	}
 	free(c->old);
 	free(c->now);
+	free(c->old_folders);
+	free(c->now_folders);
 	hash_free(&c->index);
+	hash_free(&c->folder_index);
 	free(c->dir);
 	free(c);
 }

@@ -51,6 +51,10 @@ struct fingerprint_cache;
 struct fingerprint_cache *fingerprint_cache_open(const char *dir, bool trust);
 /* How many files the walks with c have read so far (not known by stat). */
 size_t fingerprint_cache_reads(const struct fingerprint_cache *c);
+/* How many folders they have listed (not known by stat: a folder whose stat
+ * is the one the last run listed it under, settled as a file's must be,
+ * holds the names it held then, which are taken from the cache). */
+size_t fingerprint_cache_listed(const struct fingerprint_cache *c);
 /* Whether dir has such a cache. */
 bool fingerprint_cache_exists(const char *dir);
 /* Write what this run learnt (when it learnt anything) and free c. */

@@ -1,7 +1,8 @@
 /* fingerprint: the cache of digests by stat. A file whose stat is unchanged
  * and settled is not read again; an edit that keeps the size and the mtime
  * is still seen (ctime moves); a file changed within a second of the last
- * run is read again; a damaged cache is read as empty. The walk's files
+ * run is read again; a damaged cache is read as empty. A folder is listed
+ * from the cache under the same rule. The walk's files
  * are the list source_discover makes, when the walk met only folders and
  * regular files, and are refused as that list otherwise. */
 #include "testutil.h"
@@ -279,6 +280,94 @@ static void test_nested_folders(void **state)
 	remove_tree();
 }
 
+/* One run, as run() does: how many folders it listed (not taken from the
+ * cache), and how many files it read in *reads. */
+static size_t run_listed(struct buf *m, bool trust, size_t *reads)
+{
+	buf_reset(m);
+	struct fingerprint_cache *c = fingerprint_cache_open(dir, trust);
+	struct fingerprint_walk how = {.cache = c};
+	fingerprint_tree_keep(m, dir, "content", 2, &how);
+	size_t listed = fingerprint_cache_listed(c);
+	*reads = fingerprint_cache_reads(c);
+	fingerprint_cache_close(c);
+	return listed;
+}
+
+static bool same_manifest(const struct buf *a, const struct buf *b)
+{
+	return a->n == b->n && !memcmp(a->p, b->p, a->n);
+}
+
+/* A folder whose stat is the one the last run listed it under, settled, is
+ * not read again: its names come from the cache, and the manifest is the
+ * same. Making or removing a file or a folder in it moves its mtime and
+ * ctime: it is read again (until that change settled), and the manifest
+ * has the change. Untrusted, every folder is read; a damaged listing is no
+ * listing. */
+static void test_folders_kept(void **state)
+{
+	(void)state;
+	make_tree("/tmp/ssg-fpk-XXXXXX");
+	char p[160];
+	put("content/a.md", "a");
+	snprintf(p, sizeof p, "%s/content/sub", dir);
+	assert_int_equal(mkdir(p, 0755), 0);
+	put("content/sub/b.md", "b");
+	settle();
+	struct buf m1 = BUF_INIT, m2 = BUF_INIT;
+	size_t reads;
+	assert_int_equal(run_listed(&m1, true, &reads), 2); /* no cache yet */
+	assert_int_equal(run_listed(&m2, true, &reads), 0);
+	assert_int_equal(reads, 0);
+	assert_true(same_manifest(&m1, &m2));
+
+	/* a new file in sub: sub is read, content/ still taken as listed */
+	put("content/sub/c.md", "c");
+	assert_int_equal(run_listed(&m2, true, &reads), 1);
+	assert_int_equal(reads, 1);
+	assert_true(has_line(&m2, "content/sub/c.md", 'f'));
+	/* changed within a second of that run: read again, until settled */
+	assert_int_equal(run_listed(&m2, true, &reads), 1);
+	settle();
+	assert_int_equal(run_listed(&m2, true, &reads), 1);
+	assert_int_equal(run_listed(&m1, true, &reads), 0);
+	assert_true(same_manifest(&m1, &m2));
+	assert_true(has_line(&m1, "content/sub/c.md", 'f'));
+
+	/* a file removed, and a folder made: content/ is read, and the new
+	 * folder with it */
+	snprintf(p, sizeof p, "%s/content/a.md", dir);
+	assert_int_equal(unlink(p), 0);
+	snprintf(p, sizeof p, "%s/content/new", dir);
+	assert_int_equal(mkdir(p, 0755), 0);
+	put("content/new/d.md", "d");
+	assert_int_equal(run_listed(&m2, true, &reads), 2);
+	assert_false(has_line(&m2, "content/a.md", 'f'));
+	assert_true(has_line(&m2, "content/new/d.md", 'f'));
+	settle();
+	run_listed(&m2, true, &reads);
+	assert_int_equal(run_listed(&m1, true, &reads), 0);
+	assert_true(same_manifest(&m1, &m2));
+
+	/* untrusted (--force): every folder read */
+	assert_int_equal(run_listed(&m2, false, &reads), 3);
+	assert_true(same_manifest(&m1, &m2));
+
+	/* a listing cut short is not taken; the files before it still are */
+	char cache[128];
+	snprintf(cache, sizeof cache, "%s/.ssg-cache/files.bin", dir);
+	struct stat st;
+	assert_int_equal(stat(cache, &st), 0);
+	assert_int_equal(truncate(cache, st.st_size - 3), 0);
+	assert_int_equal(run_listed(&m2, true, &reads), 3);
+	assert_int_equal(reads, 0);
+	assert_true(same_manifest(&m1, &m2));
+	buf_free(&m1);
+	buf_free(&m2);
+	remove_tree();
+}
+
 /* The list of content/ taken from the walk is source_discover's, file for
  * file and in its order; a symlink, or a file deeper than discover goes,
  * sends the build back to discover. */
@@ -367,6 +456,7 @@ int main(void)
 		cmocka_unit_test(test_unchanged_cache_left_in_place),
 		cmocka_unit_test(test_learned_documents),
 		cmocka_unit_test(test_nested_folders),
+		cmocka_unit_test(test_folders_kept),
 		cmocka_unit_test(test_listing_from_walk),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
