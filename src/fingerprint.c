@@ -144,6 +144,15 @@ static bool same_key(const struct stat_key *a, const struct stat_key *b)
 	       a->mtime_ns == b->mtime_ns && a->ctime_ns == b->ctime_ns;
 }
 
+/* Whether what key describes had last changed over a second before stamp (a
+ * run's start): a change within the same clock tick as the run's look could
+ * leave the same timestamps behind it (git's "racy clean"). */
+static bool settled_before(const struct stat_key *key, long long stamp)
+{
+	const long long settled = stamp - 1000000000LL;
+	return key->mtime_ns < settled && key->ctime_ns < settled;
+}
+
 struct known_file {
 	char *path;
 	struct stat_key key;
@@ -246,10 +255,7 @@ static const struct known_folder *kept_folder(const struct fingerprint_cache *c,
 	if (!c || !c->folder_index.n || !hash_get(&c->folder_index, rel, &i))
 		return NULL;
 	const struct known_folder *f = &c->old_folders[i];
-	const long long settled = c->old_taken_ns - 1000000000LL;
-	if (!same_key(&f->key, key) || f->key.mtime_ns >= settled || f->key.ctime_ns >= settled)
-		return NULL;
-	return f;
+	return same_key(&f->key, key) && settled_before(&f->key, c->old_taken_ns) ? f : NULL;
 }
 
 /* A folder's names as readdir gives them (those starting with '.' left
@@ -371,8 +377,7 @@ static bool known_digest(const struct fingerprint_cache *c, const struct entry *
 	if (!c || !c->index.n || !hash_get(&c->index, e->rel, &i))
 		return false;
 	const struct known_file *k = &c->old[i];
-	const long long settled = c->old_taken_ns - 1000000000LL;
-	if (!same_key(&k->key, &e->key) || k->key.mtime_ns >= settled || k->key.ctime_ns >= settled)
+	if (!same_key(&k->key, &e->key) || !settled_before(&k->key, c->old_taken_ns))
 		return false;
 	h[0] = k->h[0];
 	h[1] = k->h[1];
@@ -702,15 +707,13 @@ static long long stamp_in_place(int cfd)
  * unchanged is the same bytes as the one in place, and left as it is. */
 static bool stamp_serves(const struct fingerprint_cache *c, long long stamp)
 {
-	const long long settled = stamp - 1000000000LL;
 	if (stamp <= 0 || stamp > c->taken_ns)
 		return false;
 	for (size_t i = 0; i < c->nnow; i++)
-		if (c->now[i].key.mtime_ns >= settled || c->now[i].key.ctime_ns >= settled)
+		if (!settled_before(&c->now[i].key, stamp))
 			return false;
 	for (size_t i = 0; i < c->nnow_folders; i++)
-		if (c->now_folders[i].key.mtime_ns >= settled ||
-		    c->now_folders[i].key.ctime_ns >= settled)
+		if (!settled_before(&c->now_folders[i].key, stamp))
 			return false;
 	return true;
 }
