@@ -497,6 +497,9 @@ struct doc_cache_stream {
 	size_t *body_at;       /* and where the body lies: in the entry once put,
 				* in the file once the entry is placed */
 	uint32_t *body_len;    /* and its length, as the entry gives it */
+	char **paths;          /* per entry: its document, where it lies in the */
+	size_t *entry_at;      /* file and its size (SIZE_MAX: none), for the */
+	size_t *entry_size;    /* index (documents.idx) the next load reads */
 	int old_fd;            /* the file in place, open (-1: none) */
 	int new_fd;            /* the new file, open for reading (-1: none) */
 	bool left_early;       /* bodies were left in the file in place */
@@ -578,6 +581,13 @@ static bool batch_ready(const struct doc_cache_stream *st)
  * freed. */
 static void stream_write_one(struct doc_cache_stream *st, size_t i, struct buf *e)
 {
+	/* the entry's length, then its document's path (doc_cache_put) */
+	uint32_t path_len = e->n >= 8 ? le32((const unsigned char *)e->p + 4) : NONE;
+	if (path_len != NONE && path_len <= e->n - 8) {
+		st->paths[i] = xstrndup(e->p + 8, path_len);
+		st->entry_at[i] = st->pos;
+		st->entry_size[i] = e->n;
+	}
 	struct doc *d = st->docs[i];
 	if (d && st->body_at[i] >= 4 && st->body_at[i] < e->n) {
 		/* its length, just before it (put_str) */
@@ -653,6 +663,11 @@ struct doc_cache_stream *doc_cache_stream_begin(const char *source_dir, const ch
 	st->docs = xcalloc(n + 1, sizeof *st->docs);
 	st->body_at = xcalloc(n + 1, sizeof *st->body_at);
 	st->body_len = xcalloc(n + 1, sizeof *st->body_len);
+	st->paths = xcalloc(n + 1, sizeof *st->paths);
+	st->entry_at = xmalloc((n + 1) * sizeof *st->entry_at);
+	for (size_t i = 0; i <= n; i++)
+		st->entry_at[i] = SIZE_MAX;
+	st->entry_size = xcalloc(n + 1, sizeof *st->entry_size);
 	st->entries = xcalloc(n + 1, sizeof *st->entries);
 	st->ready = xcalloc(n + 1, sizeof *st->ready);
 	pthread_mutex_init(&st->lock, NULL);
@@ -699,6 +714,10 @@ int doc_cache_stream_end(struct doc_cache_stream *st, int *bodies_fd)
 		unlinkat(st->cfd, st->tmp, 0);
 		ok = false;
 	}
+	/* its index, so that the next load need not walk 170 MB to make one */
+	if (ok)
+		save_index(st->cfd, (const char **)st->paths, st->entry_at, st->entry_size, st->n,
+			   st->pos);
 	/* the bodies left early lie in the file in place, and in the new one
 	 * (which starts with the bytes that agreed); the others in the new one
 	 * only, so they are left now that it is in place */
@@ -721,6 +740,11 @@ int doc_cache_stream_end(struct doc_cache_stream *st, int *bodies_fd)
 	free(st->docs);
 	free(st->body_at);
 	free(st->body_len);
+	for (size_t i = 0; i < st->n; i++)
+		free(st->paths[i]);
+	free(st->paths);
+	free(st->entry_at);
+	free(st->entry_size);
 	stream_close_old(st);
 	close(st->cfd);
 	for (size_t i = 0; i < st->n; i++)

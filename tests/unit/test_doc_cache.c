@@ -613,8 +613,9 @@ static void test_stream_fails(void **state)
 	free(file);
 }
 
-/* Streamed documents come back from the cache, in order: fewer than one of
- * the writer's batches, and many batches with a part of one at the end. */
+/* Streamed documents come back from the cache, in order, through the index
+ * the stream left: fewer than one of the writer's batches, and many batches
+ * with a part of one at the end. */
 static void test_stream(void **state)
 {
 	(void)state;
@@ -628,6 +629,8 @@ static void test_stream(void **state)
 		struct doc_cache c;
 		doc_cache_load(&c, dir, ENV);
 		assert_true(c.valid);
+		/* the stream left its index: the load did not walk the file */
+		assert_true(c.from_index);
 		assert_int_equal(c.nkeys, n - (n + 6) / 7);
 		for (size_t i = 0; i < n; i++) {
 			char rel[32];
