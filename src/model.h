@@ -89,6 +89,8 @@ struct static_file {
 	char *relpath;     /* relative to content/ */
 };
 
+struct site_dates;
+
 struct site {
 	struct config cfg;
 	int jobs;               /* threads the model may use */
@@ -98,6 +100,8 @@ struct site {
 	pthread_t cache_writer;   /* updating the document cache (doc_cache.h) */
 	bool cache_writing;       /* model_free waits for it */
 	pthread_t memo_writer;    /* saving the resources' memo (res_memo.h) */
+	struct site_dates *dates; /* git's dates on their way (site_read.h), until the
+				   * pages' data is made: NULL once applied */
 	bool memo_writing;        /* the same */
 	char *source_dir;
 	char *boundary;    /* where the site's files may lead through symlinks (path_boundary) */

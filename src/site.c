@@ -20,6 +20,7 @@
 #include "render.h"
 #include "search_shards.h"
 #include "site_before.h"
+#include "site_read.h"
 #include "site_statics.h"
 #include "view.h"
 #include "xalloc.h"
@@ -847,6 +848,7 @@ char *site_output_dir(const struct build_opts *o)
 static void let_go(const struct build_opts *o, struct site *s, char *outdir,
 		   struct file_digests *digests)
 {
+	site_read_dates_apply(s); /* git's thread ended before the site goes */
 	free(outdir);
 	if (o->exiting)
 		model_bury(s);
@@ -939,6 +941,8 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 	/* the site in place's state loaded whole before a patch appends to it */
 	if (descs.n && rc == 0 && begun)
 		site_before_wait(&was);
+	if (descs.n && rc == 0)
+		site_read_dates_apply(&s); /* the patch makes pages */
 	if (descs.n && rc == 0 && (begun || !early) &&
 	    build_descs(&s, o, outdir, &descs, fp, d, st) == 0) {
 		patch_descs_free(&descs);
@@ -1007,6 +1011,9 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 			nav[0] = nav[0] * 31 + j.memo[i].digest[0];
 			nav[1] = nav[1] * 31 + j.memo[i].digest[1];
 		}
+		/* the pages' data is made from here on: the dates, which git
+		 * fetched beside the model and the plans, are wanted now */
+		site_read_dates_apply(&s);
 		page_inputs_prepare(&j.inputs, &s, unnamed, nav, pool_threads(o->jobs));
 		j.check_inputs = s.check_inputs;
 		j.words = begin_search_words(&s, &j.inputs);

@@ -79,8 +79,10 @@ struct build_stats {
 };
 
 /* Load and model the site (no writing). Returns -1 on config errors or any
- * error diagnostic; s is then still freeable with model_free. Every document
- * diagnostic is moved into d, sorted. */
+ * error diagnostic; s is then still freeable with model_free, once
+ * site_read_dates_apply has taken the dates git may still be fetching
+ * (s->dates; none for a readonly load). Every document diagnostic is moved
+ * into d, sorted. */
 int site_load(struct site *s, const struct build_opts *o, struct diags *d);
 /* Load, render and write the site atomically. 0 on success, -1 on errors
  * (the previous output is left as it was). */

@@ -1,7 +1,8 @@
 /* site_load: a site read and modelled (site.h's site_load): its config,
  * its documents (site_read.h), the model with each resource's names and
- * classes kept from the last build (res_memo.h), links' last known health,
- * documents' dates; then the checks of what the documents name. */
+ * classes kept from the last build (res_memo.h), links' last known health;
+ * then the checks of what the documents name. The documents' dates are left
+ * on their way (site_read_dates_apply). */
 #include "site.h"
 #include "clock.h"
 #include "doc_cache.h"
@@ -149,8 +150,7 @@ int site_load(struct site *s, const struct build_opts *o, struct diags *d)
 	s->docs = xcalloc(ndocs + 1, sizeof *s->docs);
 	s->ndocs = ndocs;
 	double t0 = clock_ms();
-	struct site_dates *dates = NULL;
-	site_read_documents(s, o, content, rels, ndocs, &dates);
+	site_read_documents(s, o, content, rels, ndocs);
 	/* drop what could not be read, and drafts */
 	size_t keep = 0;
 	for (size_t i = 0; i < s->ndocs; i++) {
@@ -212,8 +212,6 @@ int site_load(struct site *s, const struct build_opts *o, struct diags *d)
 			 "title, differ from the ones kept for the same inputs",
 			 s->memo_differ);
 	link_health(s);
-	/* last-updated dates: front matter wins, else the last commit */
-	site_read_dates_apply(s, dates);
 	s->model_ms = clock_ms() - t0;
 	/* topic ids named in front matter must exist (looked up in a table:
 	 * 10,000 documents with four topics each) */

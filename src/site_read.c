@@ -217,10 +217,12 @@ static struct site_dates *start_dates(const char *source_dir, const char *env, b
 	return sd;
 }
 
-void site_read_dates_apply(struct site *s, struct site_dates *sd)
+void site_read_dates_apply(struct site *s)
 {
+	struct site_dates *sd = s->dates;
 	if (!sd)
 		return;
+	s->dates = NULL;
 	if (sd->async)
 		pthread_join(sd->thread, NULL);
 	else
@@ -278,7 +280,7 @@ static void start_cache_update(struct site *s, struct doc_cache *cache, const ch
 }
 
 void site_read_documents(struct site *s, const struct build_opts *o, const char *content,
-			 const char **rels, size_t ndocs, struct site_dates **dates)
+			 const char **rels, size_t ndocs)
 {
 	struct read_job job = {.s = s, .content_dir = content, .relpaths = rels,
 			       .readonly = o->readonly, .digests = o->digests,
@@ -318,7 +320,7 @@ void site_read_documents(struct site *s, const struct build_opts *o, const char 
 	/* git's one log runs while the documents are read and modelled; not for
 	 * check, whose rules look at no date (a long history's log can take
 	 * longer than the check) */
-	*dates = o->readonly ? NULL : start_dates(s->source_dir, env, !o->force);
+	s->dates = o->readonly ? NULL : start_dates(s->source_dir, env, !o->force);
 	pool_run(s->jobs, ndocs, read_one, &job);
 	if (job.entries)
 		start_cache_update(s, &cache, env, rels, job.entries, ndocs);

@@ -12,17 +12,20 @@ struct site_dates;
 /* Fill s->docs[0..ndocs) from rels (paths under content): read, parsed,
  * extracted and rendered to their bodies on s->jobs threads, or taken from
  * the document cache (o->force: not), which is brought up to date. The git
- * dates are still being fetched when it returns: *dates, for
+ * dates are still being fetched when it returns: s->dates, for
  * site_read_dates_apply. */
 void site_read_documents(struct site *s, const struct build_opts *o, const char *content,
-			 const char **rels, size_t ndocs, struct site_dates **dates);
+			 const char **rels, size_t ndocs);
 /* Fill s->docs[0..ndocs) from rels, each read and parsed afresh (no cache,
  * no dates): entries[i] gets the cache entry of rels[i]. */
 void site_read_fresh(struct site *s, const char *content, const char **rels, size_t ndocs,
 		     struct buf *entries);
-/* Wait for the dates (nothing else needs them before rendering: the model
- * goes on meanwhile) and set each document's last-updated date from them,
- * unless its front matter gives one. Frees dates. */
-void site_read_dates_apply(struct site *s, struct site_dates *dates);
+/* Wait for s->dates and set each document's last-updated date from them,
+ * unless its front matter gives one; nothing when none are on their way.
+ * Only the pages show the dates (a document's page, its page's inputs, the
+ * sitemap and the feed): the model and the pages' plans go on meanwhile,
+ * beside git's log, and a build applies them just before it makes the
+ * pages' data (site.c), or before it lets the site go. */
+void site_read_dates_apply(struct site *s);
 
 #endif
