@@ -10,7 +10,10 @@
 #     workload: clean (tmpfs, --force, output removed first; the default),
 #               disk (the same with the corpus and output under $B), or
 #               edit (tmpfs: a list entry edited, then built incrementally),
-#               link (tmpfs: a link to a new resource added, then built)
+#               link (tmpfs: a link to a new resource added, then built),
+#               portal (tmpfs: the bundled portal, forced, output removed
+#               first, each side in a fresh clone of this repository, so
+#               that git's log runs as in CI; times to the microsecond)
 #     pairs:    default 10
 # Environment: B (default /tmp/ssg-bench: `scripts/bench.sh corpora` makes
 # $B/c10000 there), CORPUS (a corpus folder instead of $B/c10000),
@@ -28,7 +31,7 @@ B=${B:-/tmp/ssg-bench}
 CORPUS=${CORPUS:-$B/c10000}
 [ -d "$CORPUS/content" ] || { echo "ab: no corpus at $CORPUS (scripts/bench.sh corpora)" >&2; exit 1; }
 case $WORK in
-clean | edit | link) D=/dev/shm/ssg-ab ;;
+clean | edit | link | portal) D=/dev/shm/ssg-ab ;;
 disk) D=$B/ab ;;
 *) echo "ab: unknown workload '$WORK'" >&2; exit 2 ;;
 esac
@@ -40,17 +43,21 @@ one=
 folder() { [ -n "$one" ] && echo "$D/one" || echo "$D/$1"; }
 for side in old new; do
 	[ -d "$(folder $side)" ] && continue
+	if [ "$WORK" = portal ]; then
+		git clone -q --no-local "$(cd "$(dirname "$0")/.." && pwd)" "$(folder $side)"
+		continue
+	fi
 	mkdir -p "$(folder $side)"
 	cp -r "$CORPUS/content" "$CORPUS/site.yml" "$(folder $side)/"
 done
 bin() { [ "$1" = old ] && echo "$OLD" || echo "$NEW"; }
 
-# One run of side $1: its wall time in ms on stdout.
+# One run of side $1: its wall time in ms on stdout (to the microsecond).
 run() {
 	local side=$1 s e src
 	src=$(folder "$1")
 	case $WORK in
-	clean | disk)
+	clean | disk | portal)
 		rm -rf "$src/public" "$src"/public.staging-*
 		s=$(date +%s%N)
 		"$(bin "$side")" build -q --force -s "$src" >/dev/null 2>&1
@@ -76,7 +83,7 @@ run() {
 		;;
 	esac
 	e=$(date +%s%N)
-	echo $(((e - s) / 1000000))
+	printf '%d.%03d\n' $(((e - s) / 1000000)) $((((e - s) / 1000) % 1000))
 }
 
 # warm-up: each side's caches and site made (for edits, and the spare tree
@@ -97,10 +104,10 @@ import statistics as st, sys
 runs = {"old": [], "new": []}
 for line in sys.stdin:
     f = line.split()
-    runs[f[0]].append(int(f[1]))
-    runs[f[2]].append(int(f[3]))
+    runs[f[0]].append(float(f[1]))
+    runs[f[2]].append(float(f[3]))
 for k in ("old", "new"):
-    print(f"{k}: {runs[k]} ms, median {st.median(runs[k])} ms")
+    print(f"{k}: {[round(t, 1) for t in runs[k]]} ms, median {st.median(runs[k]):.2f} ms")
 ratios = sorted(n / o for o, n in zip(runs["old"], runs["new"]))
 medians = st.median(runs["new"]) / st.median(runs["old"])
 print(f"new/old: {medians:.3f} by medians, {st.median(ratios):.3f} pair by pair "
