@@ -225,6 +225,9 @@ void taxonomy_weigh_named_topics(const struct site *s, const struct doc *doc, si
 int taxonomy_pick_topic(const struct site *s, const size_t *counts);
 
 /* xref.c */
+/* Documents' URLs, internal links and anchors (their diagnostics go to the
+ * documents): it reads and writes the documents' side only, never the
+ * resources', so model_build runs it beside their merge. */
 void xref_resolve(struct site *s);
 /* Lay out the lists: topic listings and their page count, the A-Z index's
  * pages, and each resource's index page (called by model_build). */
