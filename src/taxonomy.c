@@ -486,29 +486,43 @@ static int cmp_doc_count(const void *a, const void *b, void *ctx)
 	return x < y ? -1 : x > y;
 }
 
-/* A resource's place in the title order, compared first by the first eight
- * bytes of its title as strcasecmp sees them (lower-cased, a short title
- * padded with the NUL that ends it), in one word next to its index: most
- * comparisons are settled without reaching the titles themselves. */
+/* A resource's place in the title order, compared first by the first
+ * sixteen bytes of its title as strcasecmp sees them (lower-cased, a short
+ * title padded with the NUL that ends it), in two words next to its index:
+ * most comparisons are settled without reaching the titles themselves, also
+ * among titles that begin alike ("A Gentle Introduction to ..."). */
 struct title_key {
-	uint64_t prefix;
+	uint64_t prefix[2];
 	size_t ri;
 };
 
-static uint64_t title_prefix(const char *t)
+/* Bytes [8 * word, 8 * word + 8) of t, lower-cased, as one big-endian word
+ * (0 past its end). */
+static uint64_t title_word(const char *t, size_t word)
 {
+	size_t at = 0;
+	while (at < 8 * word)
+		if (!t[at++])
+			return 0;
 	uint64_t k = 0;
 	size_t i = 0;
-	for (; i < 8 && t[i]; i++)
-		k = k << 8 | (unsigned char)tolower((unsigned char)t[i]);
+	for (; i < 8 && t[at + i]; i++)
+		k = k << 8 | (unsigned char)tolower((unsigned char)t[at + i]);
 	return i ? k << (8 * (8 - i)) : 0;
+}
+
+static void title_prefix(struct title_key *k, const char *t)
+{
+	k->prefix[0] = title_word(t, 0);
+	k->prefix[1] = title_word(t, 1);
 }
 
 static int cmp_title_key(const void *a, const void *b, void *ctx)
 {
 	const struct title_key *x = a, *y = b;
-	if (x->prefix != y->prefix)
-		return x->prefix < y->prefix ? -1 : 1;
+	for (int w = 0; w < 2; w++)
+		if (x->prefix[w] != y->prefix[w])
+			return x->prefix[w] < y->prefix[w] ? -1 : 1;
 	return cmp_res_title(&x->ri, &y->ri, ctx);
 }
 
@@ -523,7 +537,7 @@ static void sort_half(void *ctx, size_t i)
 {
 	struct title_halves *h = ctx;
 	for (size_t k = 0; k < h->n[i]; k++)
-		h->v[i][k].prefix = title_prefix(h->s->res[h->v[i][k].ri].title);
+		title_prefix(&h->v[i][k], h->s->res[h->v[i][k].ri].title);
 	qsort_r(h->v[i], h->n[i], sizeof *h->v[i], cmp_title_key, h->s);
 }
 
@@ -565,7 +579,7 @@ static size_t *sort_by_title_from_memo(struct site *s)
 		const struct res_memo_rec *m = s->memo_hit[i];
 		if (!m) {
 			fresh[nfresh].ri = i;
-			fresh[nfresh++].prefix = title_prefix(s->res[i].title);
+			title_prefix(&fresh[nfresh++], s->res[i].title);
 		} else if (by_rank[m->title_rank]) {
 			free(by_rank);
 			free(fresh);
@@ -606,7 +620,14 @@ static size_t *sort_by_title_from_memo(struct site *s)
 static void order_by_title(struct site *s)
 {
 	size_t n = s->nres;
-	size_t *order = s->memo && s->memo_hit ? sort_by_title_from_memo(s) : NULL;
+	/* the last build's order when it gives most of it; else (a clean
+	 * build's memo is empty) a sort of all, in halves on two threads: the
+	 * new ones are sorted on one */
+	size_t kept = 0;
+	for (size_t i = 0; s->memo_hit && i < n; i++)
+		kept += s->memo_hit[i] != NULL;
+	size_t *order = s->memo && s->memo_hit && kept >= n / 2 ? sort_by_title_from_memo(s)
+								  : NULL;
 	if (s->check_inputs && order) {
 		/* the order taken from the last build must be the one a sort gives */
 		size_t *sorted = sort_by_title(s);
