@@ -80,7 +80,20 @@ struct render_job {
 	struct search_words *words;            /* the search index's words, gathered */
 	size_t words_left;                     /* in SEARCH_WORDS_TASKS tasks: the last writes them */
 	struct search_words_done words_done;
+	pthread_mutex_t dates_lock;            /* the first task that shows dates waits for git */
 };
+
+/* The documents' last-updated dates, before a task shows one (a document's
+ * page, the sitemap, the feed): the first such task waits for git's log
+ * (site_read.h), which ran beside everything before it; those tasks come
+ * last in their lane (plan_pages), so that git's log also runs beside the
+ * pages that show no date. */
+static void want_dates(struct render_job *j)
+{
+	pthread_mutex_lock(&j->dates_lock);
+	site_read_dates_apply(j->s);
+	pthread_mutex_unlock(&j->dates_lock);
+}
 
 /* A page made from the same inputs as the one in place is kept without
  * building its view (page_inputs.h). */
@@ -308,13 +321,14 @@ static void emit(struct render_job *j, struct page_task *t, const char *tpl, str
 static const struct {
 	const char *path;
 	void (*render)(const struct site *s, struct buf *out);
+	bool dated; /* it shows the documents' dates (want_dates) */
 } data_files[] = {
-	{"resources.json", NULL},
-	{"search-index.json", NULL},
-	{"search/index.js", NULL},
-	{"sitemap.xml", render_sitemap},
-	{"robots.txt", render_robots},
-	{"feed.xml", render_feed},
+	{"resources.json", NULL, false},
+	{"search-index.json", NULL, false},
+	{"search/index.js", NULL, false},
+	{"sitemap.xml", render_sitemap, true},
+	{"robots.txt", render_robots, false},
+	{"feed.xml", render_feed, true},
 };
 #define NDATA (sizeof data_files / sizeof *data_files)
 #define DATA_SEARCH_WORDS NDATA_KEPT
@@ -356,6 +370,8 @@ static void write_data_file(struct render_job *j, struct site *s, struct output 
 		return;
 	}
 	if (data_files[i].render) {
+		if (data_files[i].dated)
+			want_dates(j);
 		struct buf b = BUF_INIT;
 		data_files[i].render(s, &b);
 		output_write(out, data_files[i].path, buf_cstr(&b), b.n);
@@ -398,6 +414,7 @@ static void render_one(void *ctx, size_t i)
 	case PAGE_DOC: {
 		dir = view_doc_dir(s, t->index);
 		path = xasprintf("%sindex.html", dir);
+		want_dates(j);
 		page_inputs_doc(&j->inputs, s, t->index, t->inputs);
 		if (keep_by_inputs(j, t, path))
 			break;
@@ -526,15 +543,22 @@ static size_t plan_pages(const struct site *s, struct page_task **tasks)
 	for (size_t i = 0; i < s->nres; i++)
 		ntasks += s->res[i].has_page;
 	struct page_task *t = xcalloc(ntasks, sizeof *t);
+	/* the first lane: the data files, the topics' pages, then what shows
+	 * the documents' dates (want_dates): their pages, the sitemap, the feed */
 	for (size_t i = 0; i < NDATA; i++)
-		for (size_t task = 0; task < (i == DATA_SEARCH_WORDS ? SEARCH_WORDS_TASKS : 1); task++)
-			t[k++] = (struct page_task){.kind = PAGE_DATA, .index = i, .sub = task};
-	for (size_t i = 0; i < s->ndocs; i++)
-		t[k++] = (struct page_task){.kind = PAGE_DOC, .index = i, .sub = 0};
+		if (!data_files[i].dated)
+			for (size_t task = 0; task < (i == DATA_SEARCH_WORDS ? SEARCH_WORDS_TASKS : 1);
+			     task++)
+				t[k++] = (struct page_task){.kind = PAGE_DATA, .index = i, .sub = task};
 	for (size_t i = 0; i < s->ntopics; i++)
 		if (view_topic_has_page(&s->topics[i]))
 			for (size_t p = 1; p <= s->topics[i].npages; p++)
 				t[k++] = (struct page_task){.kind = PAGE_TOPIC, .index = i, .sub = p};
+	for (size_t i = 0; i < s->ndocs; i++)
+		t[k++] = (struct page_task){.kind = PAGE_DOC, .index = i, .sub = 0};
+	for (size_t i = 0; i < NDATA; i++)
+		if (data_files[i].dated)
+			t[k++] = (struct page_task){.kind = PAGE_DATA, .index = i, .sub = 0};
 	for (size_t i = 0; i < s->nres; i++)
 		if (s->res[i].has_page)
 			t[k++] = (struct page_task){.kind = PAGE_RESOURCE, .index = i, .sub = 0};
@@ -984,6 +1008,7 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 		struct room_making room = {.s = &s, .frame = frame};
 		room_making_begin(&room);
 		pthread_mutex_init(&j.lock, NULL);
+		pthread_mutex_init(&j.dates_lock, NULL);
 		j.tpl = render_templates(&ts);
 		view_prepare(&s); /* the list pages' plans: how many pages each has */
 		size_t k = plan_pages(&s, &j.tasks);
@@ -1011,9 +1036,6 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 			nav[0] = nav[0] * 31 + j.memo[i].digest[0];
 			nav[1] = nav[1] * 31 + j.memo[i].digest[1];
 		}
-		/* the pages' data is made from here on: the dates, which git
-		 * fetched beside the model and the plans, are wanted now */
-		site_read_dates_apply(&s);
 		page_inputs_prepare(&j.inputs, &s, unnamed, nav, pool_threads(o->jobs));
 		j.check_inputs = s.check_inputs;
 		j.words = begin_search_words(&s, &j.inputs);
@@ -1092,6 +1114,7 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 		}
 		page_items_free(&was.items);
 		pthread_mutex_destroy(&j.lock);
+		pthread_mutex_destroy(&j.dates_lock);
 		diags_sort(d);
 		if (diags_count(d, SEV_ERROR)) {
 			output_abort(&out);

@@ -22,10 +22,10 @@ void site_read_fresh(struct site *s, const char *content, const char **rels, siz
 		     struct buf *entries);
 /* Wait for s->dates and set each document's last-updated date from them,
  * unless its front matter gives one; nothing when none are on their way.
- * Only the pages show the dates (a document's page, its page's inputs, the
- * sitemap and the feed): the model and the pages' plans go on meanwhile,
- * beside git's log, and a build applies them just before it makes the
- * pages' data (site.c), or before it lets the site go. */
+ * Only some pages show the dates (a document's page, the sitemap, the
+ * feed): the model and every other page are made meanwhile, beside git's
+ * log, and a build applies them when it first makes one of those (site.c:
+ * they come last), or before it lets the site go. */
 void site_read_dates_apply(struct site *s);
 
 #endif
