@@ -100,9 +100,9 @@ struct site {
 	pthread_t cache_writer;   /* updating the document cache (doc_cache.h) */
 	bool cache_writing;       /* model_free waits for it */
 	pthread_t memo_writer;    /* saving the resources' memo (res_memo.h) */
-	struct site_dates *dates; /* git's dates on their way (site_read.h), until the
-				   * pages' data is made: NULL once applied */
 	bool memo_writing;        /* the same */
+	struct site_dates *dates; /* git's dates on their way (site_read.h), until a
+				   * page that shows them is made: NULL once applied */
 	char *source_dir;
 	char *boundary;    /* where the site's files may lead through symlinks (path_boundary) */
 	struct doc *docs;
