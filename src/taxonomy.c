@@ -496,25 +496,12 @@ struct title_key {
 	size_t ri;
 };
 
-/* Bytes [8 * word, 8 * word + 8) of t, lower-cased, as one big-endian word
- * (0 past its end). */
-static uint64_t title_word(const char *t, size_t word)
-{
-	size_t at = 0;
-	while (at < 8 * word)
-		if (!t[at++])
-			return 0;
-	uint64_t k = 0;
-	size_t i = 0;
-	for (; i < 8 && t[at + i]; i++)
-		k = k << 8 | (unsigned char)tolower((unsigned char)t[at + i]);
-	return i ? k << (8 * (8 - i)) : 0;
-}
-
 static void title_prefix(struct title_key *k, const char *t)
 {
-	k->prefix[0] = title_word(t, 0);
-	k->prefix[1] = title_word(t, 1);
+	k->prefix[0] = k->prefix[1] = 0;
+	for (size_t i = 0; i < 16 && t[i]; i++)
+		k->prefix[i / 8] |= (uint64_t)(unsigned char)tolower((unsigned char)t[i])
+				    << (8 * (7 - i % 8));
 }
 
 static int cmp_title_key(const void *a, const void *b, void *ctx)
