@@ -1,7 +1,6 @@
 /* site: the build pipeline, stage by stage (see site.h): the site loaded
  * (site_load.c), then rendered and written. */
 #include "site.h"
-#include "hash.h"
 #include "buf.h"
 #include "clock.h"
 #include "build_descs.h"
@@ -14,14 +13,15 @@
 #include "output.h"
 #include "page_inputs.h"
 #include "page_items.h"
-#include "room_hint.h"
 #include "path.h"
 #include "pool.h"
 #include "render.h"
 #include "search_shards.h"
 #include "site_before.h"
 #include "site_read.h"
+#include "site_saves.h"
 #include "site_statics.h"
+#include "site_tasks.h"
 #include "view.h"
 #include "xalloc.h"
 
@@ -35,27 +35,6 @@
 #include <sys/stat.h>
 
 /* ---- rendering (parallel) ------------------------------------------------------ */
-
-enum page_kind { PAGE_DATA, PAGE_DOC, PAGE_TOPIC, PAGE_RESOURCE, PAGE_INDEX, PAGE_DOCLIST,
-		 PAGE_TOPICS, PAGE_QUICKREF, PAGE_SINGLE };
-
-struct page_task {
-	enum page_kind kind;
-	size_t index;
-	size_t sub;   /* topic page number; unused otherwise */
-	char *path;   /* set once rendered: the page's path and its view's digest (0 for
-		       * a page with inputs: known by them) */
-	unsigned long long digest[2];
-	unsigned long long inputs[2]; /* what its view is made from (tracked pages) */
-	long body_at, body_len; /* a document's page: where its body went (-1: not once) */
-	bool tracked; /* inputs is set */
-	bool expect;  /* SSG_CHECK_INPUTS: kept by its inputs, its bytes must be the page's in place */
-	bool kept;    /* the page in place was kept */
-	struct output_file file; /* its file in the new site, when known */
-	struct page_item *items; /* a list page's entries, where they lie (page_items.h) */
-	size_t nitems;
-	bool items_lent; /* items lie in the last build's (a kept page's), not freed */
-};
 
 struct render_job {
 	struct site *s;
@@ -593,126 +572,6 @@ static void digest_shared_views(const struct site *s, struct render_job *j)
 	}
 }
 
-/* Each document of content/ with its page and where its body lies there
- * (build_patch's records): from this build's render, or, for a page kept as
- * it was, from the records of the build that made it. */
-static void record_doc_pages(const struct site *s, const struct file_digests *digests,
-			     const struct page_task *tasks, size_t ntasks,
-			     const struct doc_pages *before, struct doc_pages *now)
-{
-	const struct page_task **of_doc = xcalloc(s->ndocs + 1, sizeof *of_doc);
-	for (size_t i = 0; i < ntasks; i++)
-		if (tasks[i].kind == PAGE_DOC && tasks[i].path)
-			of_doc[tasks[i].index] = &tasks[i];
-	struct hash by_rel = HASH_INIT;
-	for (size_t i = 0; i < s->ndocs; i++)
-		hash_put(&by_rel, s->docs[i].relpath, i);
-	for (size_t i = 0; i < digests->n; i++) {
-		const char *rel = doc_pages_document(digests->paths[i]);
-		if (!rel)
-			continue;
-		size_t di;
-		const struct page_task *t = hash_get(&by_rel, rel, &di) ? of_doc[di] : NULL;
-		long at = t ? t->body_at : -1, len = t ? t->body_len : 0;
-		if (t && t->kept) {
-			/* the very file the site in place has: its body lies where
-			 * it lay (a kept page was not rendered: its length is the
-			 * record's) */
-			const struct doc_page_rec *r = doc_pages_find(before, rel);
-			bool same = r && !strcmp(r->page, t->path);
-			at = same ? r->at : -1;
-			len = same ? r->len : 0;
-		}
-		doc_pages_add(now, rel, t ? t->path : "", digests->digests[i], at, len);
-	}
-	hash_free(&by_rel);
-	free(of_doc);
-}
-
-/* record_doc_pages on a thread of its own. */
-struct doc_records {
-	const struct site *s;
-	const struct file_digests *digests;
-	const struct page_task *tasks;
-	size_t ntasks;
-	const struct doc_pages *before;
-	struct doc_pages now;
-	pthread_t thread;
-	bool busy;
-};
-
-static void *record_doc_pages_run(void *arg)
-{
-	struct doc_records *r = arg;
-	record_doc_pages(r->s, r->digests, r->tasks, r->ntasks, r->before, &r->now);
-	return NULL;
-}
-
-/* What the next build needs of this one, saved once the new site is in
- * place: each a file of its own, saved side by side. */
-struct state_saves {
-	const char *outdir, *env, *frame, *source_dir;
-	struct output *out;
-	const struct json_reuse *data;
-	size_t n[NDATA_KEPT], size[NDATA_KEPT];
-	struct page_digests pages;
-	struct page_items items;
-	struct doc_pages docs;
-	struct buf room; /* room_hint.h's, made beside the render */
-};
-#define NSTATE_SAVES 5
-
-static void save_state(void *ctx, size_t i)
-{
-	struct state_saves *v = ctx;
-	if (i == 0) {
-		/* the note of the pages' files goes with the spare */
-		struct buf note = BUF_INIT;
-		page_digests_save(&v->pages, v->outdir, v->env, v->out->spare_kept ? &note : NULL);
-		output_note(v->out, note.p, note.n);
-		buf_free(&note);
-	} else if (i == 1)
-		json_records_save(v->data, v->n, v->size, v->outdir, v->source_dir);
-	else if (i == 2)
-		doc_pages_save(&v->docs, v->outdir, v->frame);
-	else if (i == 3) {
-		if (v->items.npages)
-			page_items_save(&v->items, v->outdir, v->env);
-	} else
-		room_hint_write(v->outdir, &v->room); /* a hint: unwritten, none */
-}
-
-/* The hint for the next build's edits (room_hint.h), made from the model
- * on a thread of its own while the pages are prepared and rendered. */
-struct room_making {
-	const struct site *s;
-	const char *frame;
-	struct buf b;
-	pthread_t thread;
-	bool busy;
-};
-
-static void *room_making_run(void *ctx)
-{
-	struct room_making *m = ctx;
-	room_hint_make(m->s, m->frame, &m->b);
-	return NULL;
-}
-
-static void room_making_begin(struct room_making *m)
-{
-	m->busy = pthread_create(&m->thread, NULL, room_making_run, m) == 0;
-	if (!m->busy)
-		room_making_run(m);
-}
-
-static void room_making_end(struct room_making *m)
-{
-	if (m->busy)
-		pthread_join(m->thread, NULL);
-	m->busy = false;
-}
-
 /* The staging folder begun, and the site in place's records loaded on a
  * thread (site_before.h), for a build in full; false when the output
  * cannot be begun (was's documents' pages are then freed). */
@@ -1093,9 +952,9 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 		/* the documents' pages recorded while the site is swapped in */
 		struct doc_records dr = {.s = &s, .digests = &digests, .tasks = j.tasks, .ntasks = k,
 					 .before = &was.docs};
-		dr.busy = pthread_create(&dr.thread, NULL, record_doc_pages_run, &dr) == 0;
+		dr.busy = pthread_create(&dr.thread, NULL, site_record_doc_pages, &dr) == 0;
 		if (!dr.busy)
-			record_doc_pages_run(&dr);
+			site_record_doc_pages(&dr);
 		struct state_saves sv = {.outdir = outdir, .env = was.env, .frame = frame,
 					 .source_dir = s.source_dir, .out = &out, .data = j.data,
 					 .n = {s.nres, s.ndocs + s.nres}, .room = room.b};
@@ -1134,7 +993,7 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 		free(j.tasks);
 		doc_pages_free(&was.docs);
 		if (rc == 0)
-			pool_run(pool_threads(o->jobs), NSTATE_SAVES, save_state, &sv);
+			pool_run(pool_threads(o->jobs), NSTATE_SAVES, site_save_state, &sv);
 		page_digests_free(&sv.pages);
 		page_items_free(&sv.items);
 		doc_pages_free(&sv.docs);
