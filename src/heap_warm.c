@@ -1,0 +1,114 @@
+/* heap_warm: bulk-populated malloc arenas (see heap_warm.h). */
+#include "heap_warm.h"
+
+#include <errno.h>
+#include <malloc.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23
+#endif
+
+/* Warmed in pieces under the mmap threshold set below, so that each comes
+ * from the thread's arena and goes back to it when freed. */
+#define PIECE ((size_t)4 << 20)
+#define MMAP_THRESHOLD (32 << 20)
+
+static bool enabled;
+static bool unsupported; /* the kernel refused MADV_POPULATE_WRITE */
+static _Thread_local size_t warmed;
+static size_t worker_bytes;
+static unsigned workers_left;
+
+static bool tunable_named(const char *name)
+{
+	const char *t = getenv("GLIBC_TUNABLES");
+	return t && strstr(t, name);
+}
+
+bool heap_warm_enable(void)
+{
+	if (tunable_named("glibc.malloc.mmap_threshold") ||
+	    tunable_named("glibc.malloc.trim_threshold") ||
+	    tunable_named("glibc.malloc.hugetlb"))
+		return false;
+	/* a trim threshold of its own turns off glibc's sliding mmap threshold,
+	 * which the first free of a big block would otherwise raise and lower */
+	bool on = mallopt(M_MMAP_THRESHOLD, MMAP_THRESHOLD) == 1 && mallopt(M_TRIM_THRESHOLD, -1) == 1;
+	__atomic_store_n(&enabled, on, __ATOMIC_RELAXED);
+	return on;
+}
+
+bool heap_warm_enabled(void)
+{
+	return __atomic_load_n(&enabled, __ATOMIC_RELAXED) &&
+	       !__atomic_load_n(&unsupported, __ATOMIC_RELAXED);
+}
+
+static size_t limit(void)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+	return pages > 0 && size > 0 ? (size_t)pages / 4 * (size_t)size : (size_t)1 << 30;
+}
+
+/* Pages present for [p, p + n): false when the kernel cannot. */
+static bool populate(void *p, size_t n)
+{
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uintptr_t lo = ((uintptr_t)p + page - 1) & ~(page - 1);
+	uintptr_t hi = ((uintptr_t)p + n) & ~(page - 1);
+	if (hi <= lo)
+		return true;
+	if (madvise((void *)lo, hi - lo, MADV_POPULATE_WRITE) == 0)
+		return true;
+	if (errno == EINVAL) /* no such advice here */
+		__atomic_store_n(&unsupported, true, __ATOMIC_RELAXED);
+	return false;
+}
+
+size_t heap_warm_to(size_t bytes)
+{
+	if (!heap_warm_enabled())
+		return 0;
+	size_t most = limit();
+	if (bytes > most)
+		bytes = most;
+	if (bytes <= warmed)
+		return 0;
+	size_t want = bytes - warmed, n = (want + PIECE - 1) / PIECE, got = 0;
+	void **piece = malloc(n * sizeof *piece);
+	if (!piece)
+		return 0;
+	/* all pieces held at once: freed one by one, each would be the next's */
+	for (; got < n; got++) {
+		piece[got] = malloc(PIECE);
+		if (!piece[got] || !populate(piece[got], PIECE)) {
+			free(piece[got]);
+			break;
+		}
+	}
+	for (size_t i = got; i-- > 0;)
+		free(piece[i]);
+	free(piece);
+	warmed += got * PIECE;
+	return got * PIECE;
+}
+
+void heap_warm_workers(size_t bytes, unsigned count)
+{
+	__atomic_store_n(&worker_bytes, bytes, __ATOMIC_RELAXED);
+	__atomic_store_n(&workers_left, count, __ATOMIC_RELEASE);
+}
+
+size_t heap_warm_worker(void)
+{
+	unsigned left = __atomic_load_n(&workers_left, __ATOMIC_ACQUIRE);
+	while (left && !__atomic_compare_exchange_n(&workers_left, &left, left - 1, false,
+						    __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+		;
+	return left ? heap_warm_to(__atomic_load_n(&worker_bytes, __ATOMIC_RELAXED)) : 0;
+}
