@@ -556,7 +556,7 @@ void fingerprint_tree_keep(struct buf *manifest, const char *root, const char *r
 /* ---- the cache of digests by stat ---------------------------------------------- */
 
 #define CACHE_MAGIC "ssg-stat 2 digest " DIGEST_VERSION "\n" /* its digests are digest.h's */
-#define CACHE_FILE "files.bin"
+#define CACHE_FILE FINGERPRINT_CACHE_FILE
 
 static long long realtime_ns(void)
 {

@@ -46,6 +46,7 @@ struct file_digests {
  * over a second old when the last run looked, is not read again. Any edit
  * moves ctime, which no one can set back. */
 #define FINGERPRINT_CACHE_DIR ".ssg-cache"
+#define FINGERPRINT_CACHE_FILE "files.bin"
 struct fingerprint_cache;
 /* Open dir's cache (trust false: nothing known, every file read). */
 struct fingerprint_cache *fingerprint_cache_open(const char *dir, bool trust);

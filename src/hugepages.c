@@ -3,6 +3,8 @@
 #include "hugepages.h"
 #include "buf.h"
 #include "build_state.h"
+#include "fingerprint.h"
+#include "heap_warm.h"
 #include "path.h"
 #include "xalloc.h"
 
@@ -17,6 +19,11 @@
 /* content/ entries from which huge pages pay (the five-document portal is
  * better off without them, 1,000 documents are 4 % quicker with them) */
 #define BIG_SITE 200
+/* What a build on small pages warms first (heap_warm.h): the five-document
+ * portal's build touches about 4 MB; an unchanged build at 10,000 documents
+ * about 9 MB, as its files.bin is 1.3 MB. */
+#define FIRST_WARMTH ((size_t)4 << 20)
+#define FIRST_WARMTH_PER_BYTE 4
 
 static char **saved_argv;
 
@@ -136,6 +143,23 @@ bool hugepages_build_is_incremental(const char *outdir, bool force)
 	return there;
 }
 
+size_t hugepages_first_warmth(const char *source_dir)
+{
+	char *files = path_join(source_dir, FINGERPRINT_CACHE_DIR "/" FINGERPRINT_CACHE_FILE);
+	struct stat st;
+	size_t known = lstat(files, &st) == 0 && S_ISREG(st.st_mode) ? (size_t)st.st_size : 0;
+	free(files);
+	return FIRST_WARMTH + FIRST_WARMTH_PER_BYTE * known;
+}
+
+/* A build on small pages: the memory it starts with made present in bulk
+ * (heap_warm.h), unless GLIBC_TUNABLES says otherwise. */
+static void warm_first(const char *source_dir)
+{
+	if (heap_warm_enable())
+		heap_warm_to(hugepages_first_warmth(source_dir));
+}
+
 void hugepages_for_build(const char *source_dir, const char *outdir, bool force)
 {
 	const char *want = getenv("SSG_HUGEPAGES");
@@ -149,7 +173,9 @@ void hugepages_for_build(const char *source_dir, const char *outdir, bool force)
 			for (size_t i = 0; i < n; i++)
 				mallopt(param[i], value[i]);
 		}
+		warm_first(source_dir);
 		return;
 	}
 	hugepages_for_site(source_dir);
+	warm_first(source_dir); /* not executed anew: small pages */
 }

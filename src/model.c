@@ -2,6 +2,7 @@
  * in taxonomy.c, cross-references in xref.c. */
 #include "model.h"
 #include "digest.h"
+#include "heap_warm.h"
 #include "buf.h"
 #include "path.h"
 #include "pool.h"
@@ -353,6 +354,7 @@ static void place_refs(struct site *s)
  * time, 16 pairs). */
 static void *resolve_docs(void *arg)
 {
+	heap_warm_worker();
 	xref_resolve(arg);
 	return NULL;
 }

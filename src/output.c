@@ -3,6 +3,7 @@
 #include "buf.h"
 #include "digest.h"
 #include "hash.h"
+#include "heap_warm.h"
 #include "local_key.h"
 #include "path.h"
 #include "pool.h"
@@ -261,6 +262,7 @@ static void keep_trees_now(struct output *o, bool swapped)
 static void *keep_trees_run(void *arg)
 {
 	struct output *o = arg;
+	heap_warm_worker();
 	keep_trees_now(o, o->trees_swapped);
 	return NULL;
 }

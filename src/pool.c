@@ -1,5 +1,6 @@
 /* pool: a minimal work-sharing loop over pthreads (see pool.h). */
 #include "pool.h"
+#include "heap_warm.h"
 
 #include <pthread.h>
 #include <stdbool.h>
@@ -42,6 +43,7 @@ static void work_from(struct job *j, size_t first)
 static void *worker(void *arg)
 {
 	struct job *j = arg;
+	heap_warm_worker();
 	work_from(j, __atomic_fetch_add(&j->started, 1, __ATOMIC_RELAXED) % j->nlanes);
 	return NULL;
 }

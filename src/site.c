@@ -8,6 +8,7 @@
 #include "build_state.h"
 #include "doc_cache.h"
 #include "fingerprint.h"
+#include "heap_warm.h"
 #include "html.h"
 #include "mustache.h"
 #include "output.h"
@@ -742,6 +743,23 @@ static void let_go(const struct build_opts *o, struct site *s, char *outdir,
 	file_digests_free(digests);
 }
 
+/* A build in full on small pages (heap_warm.h): the memory its model and
+ * pages need made present in bulk first, in proportion to its documents'
+ * records. At 10,000 documents documents.bin is 173 MB; the main thread
+ * touched about 90 MB, the threads reading the records and making the pages
+ * about 25 MB between them. */
+static void warm_for_model(const char *src, int threads)
+{
+	if (!heap_warm_enabled())
+		return;
+	char *bin = path_join(src, DOC_CACHE_DIR "/" DOC_CACHE_NAME);
+	struct stat st;
+	size_t n = lstat(bin, &st) == 0 && S_ISREG(st.st_mode) ? (size_t)st.st_size : 0;
+	free(bin);
+	heap_warm_to(n / 10 * 6);
+	heap_warm_workers(n / 16, (unsigned)threads * 4);
+}
+
 int site_build(const struct build_opts *o, struct diags *d, struct build_stats *st)
 {
 	double t0 = clock_ms();
@@ -794,6 +812,7 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 	}
 	if (patched == 1)
 		o->previewed(o->previewed_ctx);
+	warm_for_model(src, pool_threads(o->jobs));
 	struct site s;
 	struct build_opts with_digests = *o; /* the content hashed just now, or as it is read */
 	with_digests.digests = after ? NULL : &digests;

@@ -1,6 +1,7 @@
 /* site_before: the site in place's state, loaded for a build (see
  * site_before.h). */
 #include "site_before.h"
+#include "heap_warm.h"
 #include "path.h"
 #include "pool.h"
 
@@ -28,6 +29,7 @@ static void load_part(void *ctx, size_t part)
 
 static void *load_all(void *ctx)
 {
+	heap_warm_worker();
 	load_part(ctx, 0);
 	load_part(ctx, 1);
 	return NULL;

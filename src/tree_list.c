@@ -2,6 +2,7 @@
 #include "tree_list.h"
 #include "buf.h"
 #include "digest.h"
+#include "heap_warm.h"
 #include "path.h"
 #include "xalloc.h"
 
@@ -247,6 +248,7 @@ static void list_folder(struct tree_list *l, size_t self)
 static void *run(void *arg)
 {
 	struct tree_list *l = arg;
+	heap_warm_worker();
 	if (l->hint)
 		read_hint(l->hint);
 	list_folder(l, TREE_LIST_TOP);
