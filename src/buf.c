@@ -1,5 +1,6 @@
 /* buf: growable byte buffers and escaping appenders (see buf.h). */
 #include "buf.h"
+#include "heap_warm.h"
 #include "xalloc.h"
 
 #include <errno.h>
@@ -26,6 +27,7 @@ void buf_grow_slow(struct buf *b, size_t extra)
 	b->p = xrealloc(b->p, c);
 	if (!b->cap)
 		b->p[0] = '\0'; /* a grown buffer is always a C string */
+	heap_warm_grown(b->p, b->cap, c);
 	b->cap = c;
 }
 

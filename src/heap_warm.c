@@ -17,6 +17,8 @@
  * from the thread's arena and goes back to it when freed. */
 #define PIECE ((size_t)4 << 20)
 #define MMAP_THRESHOLD (32 << 20)
+/* A block grown by this much or more has its new part warmed */
+#define GROWN_WARMTH ((size_t)1 << 20)
 
 static bool enabled;
 static bool unsupported; /* the kernel refused MADV_POPULATE_WRITE */
@@ -96,6 +98,12 @@ size_t heap_warm_to(size_t bytes)
 	free(piece);
 	warmed += got * PIECE;
 	return got * PIECE;
+}
+
+void heap_warm_grown(void *p, size_t used, size_t cap)
+{
+	if (cap > used && cap - used >= GROWN_WARMTH && heap_warm_enabled())
+		populate((char *)p + used, cap - used);
 }
 
 void heap_warm_workers(size_t bytes, unsigned count)

@@ -23,6 +23,11 @@ bool heap_warm_enabled(void);
  * thread warmed before (capped at a quarter of physical memory): the bytes
  * warmed now. Nothing when warming is off. */
 size_t heap_warm_to(size_t bytes);
+/* A block grown to cap bytes, of which the first `used` hold data: the rest
+ * warmed, when warming is on and it is large (the arena's warmth is used
+ * up, or the block lies outside it, mapped on its own). A growing buffer
+ * doubles, so at least half of what is warmed is then written. */
+void heap_warm_grown(void *p, size_t used, size_t cap);
 /* What the next `count` worker threads to start (pool.h) each warm as they
  * start: an exited thread's arena goes to the next thread, so the first few
  * warm the arenas the rest reuse. */

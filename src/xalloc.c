@@ -1,5 +1,6 @@
 /* xalloc: allocation helpers that abort on out-of-memory (see xalloc.h). */
 #include "xalloc.h"
+#include "heap_warm.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -117,6 +118,7 @@ void *xgrow(void *p, size_t *cap, size_t need, size_t size)
 	while (c < need)
 		c *= 2;
 	p = xrealloc(p, c * size);
+	heap_warm_grown(p, *cap * size, c * size);
 	*cap = c;
 	return p;
 }

@@ -1,5 +1,6 @@
 /* xalloc: allocation that never returns NULL. Out of memory is the one fatal
- * error in ssg: these print a message and abort. Level 0; calls only libc. */
+ * error in ssg: these print a message and abort. An array grown large has its
+ * new part warmed (heap_warm.h). Level 0; calls only libc and heap_warm. */
 #ifndef SSG_XALLOC_H
 #define SSG_XALLOC_H
 #include <stddef.h>

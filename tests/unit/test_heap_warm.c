@@ -3,7 +3,8 @@
  * once on, memory malloc hands out after a warm takes no page faults (it was
  * made present in bulk and kept by the arena); a thread warms only what it
  * has not warmed yet; of the threads told to warm as they start, the first
- * `count` do. Where the kernel has no MADV_POPULATE_WRITE, nothing is
+ * `count` do; a block grown by a megabyte or more has its new part warmed.
+ * Where the kernel has no MADV_POPULATE_WRITE, nothing is
  * warmed. Under AddressSanitizer malloc is ASan's, which takes no mallopt
  * settings: warming is refused there, and nothing is warmed. Under valgrind
  * malloc is valgrind's, which takes them and keeps nothing: the faults are
@@ -112,6 +113,34 @@ static void test_warmed_memory_takes_no_faults(void **state)
 	assert_true(faults < 64);
 }
 
+/* Faults taken writing [p + from, p + to). */
+static long faults_writing(char *p, size_t from, size_t to)
+{
+	long before = thread_faults();
+	memset(p + from, 7, to - from);
+	return thread_faults() - before;
+}
+
+/* A block grown by a megabyte or more has its new part warmed; one grown by
+ * less, or warmed where warming is off, does not. */
+static void test_grown(void **state)
+{
+	(void)state;
+	unsetenv("GLIBC_TUNABLES");
+	ENABLE_OR_RETURN();
+	if (!kernel_populates() || under_valgrind())
+		return;
+	size_t n = 8 * MB;
+	char *p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	assert_true(p != MAP_FAILED);
+	heap_warm_grown(p, MB, n); /* 7 MB new */
+	assert_true(faults_writing(p, MB, n) < 64);
+	assert_true(faults_writing(p, 0, MB / 2) >= 64); /* not warmed: before `used` */
+	heap_warm_grown(p, MB / 2, MB); /* grown by half a megabyte */
+	assert_true(faults_writing(p, MB / 2, MB) >= 64);
+	munmap(p, n);
+}
+
 static void *start(void *arg)
 {
 	(void)arg;
@@ -151,6 +180,7 @@ int main(void)
 		cmocka_unit_test(test_off_until_enabled),
 		cmocka_unit_test(test_warmed_memory_takes_no_faults),
 		cmocka_unit_test(test_workers),
+		cmocka_unit_test(test_grown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
