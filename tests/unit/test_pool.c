@@ -1,11 +1,15 @@
 /* test_pool: the work-sharing loop runs every index once, in order on one
  * thread, and with lanes starts a second thread on the second lane while the
- * first is still busy with the first. */
+ * first is still busy with the first. The thread that helps is kept for the
+ * next job (the same thread, by its kernel id) until pool_stop; a job that
+ * runs a pool of its own, and two callers at once, still run every index
+ * once. */
 #include "testutil.h"
 
 #include <pthread.h>
 #include <stdbool.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "pool.h"
 
@@ -75,6 +79,8 @@ static void test_one_thread_in_order(void **state)
 struct meeting {
 	size_t split;
 	pthread_t first, second;
+	pid_t second_tid;
+	unsigned id;
 	bool second_begun, timed_out;
 	bool second_began_there; /* the thread that began the second lane began nothing before */
 	size_t first_lane_before; /* indices of the first lane begun before it */
@@ -82,13 +88,16 @@ struct meeting {
 	pthread_cond_t cond;
 };
 
-static _Thread_local bool began_any;
+/* the meeting this thread last began an index of (its id: one meeting may
+ * lie where the last one did): threads outlive jobs */
+static _Thread_local unsigned began_in;
+static unsigned meetings;
 
 static void meet(void *ctx, size_t i)
 {
 	struct meeting *m = ctx;
-	bool first_of_thread = !began_any;
-	began_any = true;
+	bool first_of_thread = began_in != m->id;
+	began_in = m->id;
 	pthread_mutex_lock(&m->lock);
 	if (i == 0) {
 		m->first = pthread_self();
@@ -99,6 +108,7 @@ static void meet(void *ctx, size_t i)
 			m->timed_out = pthread_cond_timedwait(&m->cond, &m->lock, &until) != 0;
 	} else if (i == m->split) {
 		m->second = pthread_self();
+		m->second_tid = gettid();
 		m->second_began_there = first_of_thread;
 		m->second_begun = true;
 		pthread_cond_broadcast(&m->cond);
@@ -107,10 +117,10 @@ static void meet(void *ctx, size_t i)
 	pthread_mutex_unlock(&m->lock);
 }
 
-static void test_lanes_start_apart(void **state)
+/* The second lane's thread, once both lanes met (its kernel id). */
+static pid_t lanes_meet(void)
 {
-	(void)state;
-	struct meeting m = {.split = 50};
+	struct meeting m = {.split = 50, .id = ++meetings};
 	pthread_mutex_init(&m.lock, NULL);
 	pthread_cond_init(&m.cond, NULL);
 	pool_run_lanes(2, 100, m.split, meet, &m);
@@ -118,8 +128,74 @@ static void test_lanes_start_apart(void **state)
 	assert_true(m.second_begun);
 	assert_true(m.second_began_there);
 	assert_int_equal(m.first_lane_before, 0);
+	assert_int_not_equal(m.second_tid, gettid());
 	pthread_mutex_destroy(&m.lock);
 	pthread_cond_destroy(&m.cond);
+	return m.second_tid;
+}
+
+static void test_lanes_start_apart(void **state)
+{
+	(void)state;
+	lanes_meet();
+}
+
+static void test_helper_kept(void **state)
+{
+	(void)state;
+	pid_t helper = lanes_meet();
+	assert_int_equal(lanes_meet(), helper);
+	pool_stop();
+	pid_t next = lanes_meet(); /* started again */
+	assert_int_not_equal(next, helper);
+	assert_int_equal(lanes_meet(), next);
+}
+
+/* Each index of the outer job runs a job of its own over inner[i]. */
+struct nested {
+	struct counts *inner[4];
+};
+
+static void run_inner(void *ctx, size_t i)
+{
+	struct nested *n = ctx;
+	pool_run(2, MAXN, count, n->inner[i]);
+}
+
+static void test_nested(void **state)
+{
+	(void)state;
+	struct nested n;
+	for (int i = 0; i < 4; i++)
+		n.inner[i] = calloc(1, sizeof *n.inner[i]);
+	pool_run(2, 4, run_inner, &n);
+	for (int i = 0; i < 4; i++) {
+		check_each_once(n.inner[i], MAXN);
+		free(n.inner[i]);
+	}
+}
+
+static void *caller(void *arg)
+{
+	for (int k = 0; k < 20; k++) {
+		memset(arg, 0, sizeof(struct counts));
+		pool_run(2, MAXN, count, arg);
+		check_each_once(arg, MAXN);
+	}
+	return NULL;
+}
+
+/* Two threads calling at once: one has the helpers, the other starts its own. */
+static void test_two_callers(void **state)
+{
+	(void)state;
+	struct counts *a = calloc(1, sizeof *a), *b = calloc(1, sizeof *b);
+	pthread_t t;
+	assert_int_equal(pthread_create(&t, NULL, caller, a), 0);
+	caller(b);
+	assert_int_equal(pthread_join(t, NULL), 0);
+	free(a);
+	free(b);
 }
 
 int main(void)
@@ -128,6 +204,9 @@ int main(void)
 		cmocka_unit_test(test_every_index_once),
 		cmocka_unit_test(test_one_thread_in_order),
 		cmocka_unit_test(test_lanes_start_apart),
+		cmocka_unit_test(test_helper_kept),
+		cmocka_unit_test(test_nested),
+		cmocka_unit_test(test_two_callers),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
