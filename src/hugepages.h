@@ -30,8 +30,8 @@ void hugepages_for_site(const char *source_dir);
  * SSG_HUGEPAGES=1 asks for huge pages there too. */
 void hugepages_for_build(const char *source_dir, const char *outdir, bool force);
 /* A build that stays on small pages has the memory it starts with warmed
- * (heap_warm.h): this much, 4 MB and more as the last build's files.bin
- * (the site's files, fingerprint.h) is bigger. */
+ * (heap_warm.h): this much, eight times the last build's files.bin (the
+ * site's files, fingerprint.h). */
 size_t hugepages_first_warmth(const char *source_dir);
 /* The mallopt settings that keep what malloc frees, as (param, value)
  * pairs, but for the ones GLIBC_TUNABLES (existing, may be NULL) names;

@@ -92,10 +92,13 @@ static void test_warmed_memory_takes_no_faults(void **state)
 		assert_int_equal(heap_warm_to(16 * MB), 0);
 		return;
 	}
+	assert_int_equal(heap_warm_to(MB / 2), 0); /* too little to be worth it */
 	assert_true(heap_warm_to(16 * MB) >= 16 * MB);
 	assert_int_equal(heap_warm_to(16 * MB), 0); /* warmed already */
 	assert_int_equal(heap_warm_to(8 * MB), 0);
 	assert_true(heap_warm_to(24 * MB) >= 8 * MB); /* only the rest */
+	assert_int_equal(heap_warm_to(24 * MB + MB / 2), 0); /* too little left */
+	assert_int_equal(heap_warm_to(25 * MB), MB); /* no more than asked */
 	if (under_valgrind())
 		return;
 	/* 12 MB in blocks, each written whole: 3,072 pages, each a fault
