@@ -10,8 +10,9 @@ for t in tests/integration/*.sh tests/integration/*.py; do
 	[ -e "$t" ] || continue
 	case "$t" in *.py) run="python3 $t" ;; *) run="sh $t" ;; esac
 	out=$(mktemp)
+	start=$(date +%s)
 	if $run >"$out" 2>&1; then
-		pass=$((pass+1)); echo "PASS $t"
+		pass=$((pass+1)); echo "PASS $t ($(( $(date +%s) - start )) s)"
 	else
 		rc=$?
 		if [ "$rc" = 77 ]; then skip=$((skip+1)); echo "SKIP $t"; else

@@ -24,7 +24,10 @@ VG="valgrind -q --leak-check=full --show-leak-kinds=definite,indirect,possible -
 CC=${CC:-cc}
 LIBS="-lcmark-gfm-extensions -lcmark-gfm -lyaml -lmicrohttpd -lcurl -lpthread -lcmocka"
 
-# every unit test binary (the slow and threaded regression tests skip)
+# every unit test binary (the slow and threaded regression tests skip), as
+# many under valgrind at once as there are processors (valgrind runs a
+# program's threads one at a time)
+: >"$TMP/linked"
 for t in $(ls tests/unit/test_*.c | sed 's|tests/unit/test_||; s|\.c$||'); do
 	src="tests/unit/test_$t.c"
 	[ -f "$src" ] || continue
@@ -34,10 +37,16 @@ for t in $(ls tests/unit/test_*.c | sed 's|tests/unit/test_||; s|\.c$||'); do
 		head -5 "$TMP/cc.log"
 		continue
 	fi
-	start=$(date +%s)
-	REGRESS_QUICK=1 $VG "$TMP/test_$t" >"$TMP/out" 2>&1 || { fail "test_$t under valgrind"; grep -v '^\[' "$TMP/out" | head -30; }
-	echo "test_$t: $(( $(date +%s) - start )) s"
+	echo "$t" >>"$TMP/linked"
 done
+export VG TMP
+start=$(date +%s)
+xargs -P "$(nproc)" -I{} sh -c 'REGRESS_QUICK=1 $VG "$TMP/test_{}" >"$TMP/out_{}" 2>&1; echo $? >"$TMP/rc_{}"' <"$TMP/linked"
+while read -r t; do
+	[ "$(cat "$TMP/rc_$t" 2>/dev/null)" = 0 ] ||
+		{ fail "test_$t under valgrind"; grep -v '^\[' "$TMP/out_$t" | head -30; }
+done <"$TMP/linked"
+echo "unit tests under valgrind: $(( $(date +%s) - start )) s"
 
 for j in 1 2; do
 	start=$(date +%s)
