@@ -147,11 +147,8 @@ bool hugepages_build_is_incremental(const char *outdir, bool force)
 
 size_t hugepages_first_warmth(const char *source_dir)
 {
-	char *files = path_join(source_dir, FINGERPRINT_CACHE_DIR "/" FINGERPRINT_CACHE_FILE);
-	struct stat st;
-	size_t known = lstat(files, &st) == 0 && S_ISREG(st.st_mode) ? (size_t)st.st_size : 0;
-	free(files);
-	return FIRST_WARMTH_PER_BYTE * known;
+	return FIRST_WARMTH_PER_BYTE *
+	       path_regular_size(source_dir, FINGERPRINT_CACHE_DIR "/" FINGERPRINT_CACHE_FILE);
 }
 
 /* A build on small pages: the memory it starts with made present in bulk

@@ -317,6 +317,15 @@ void *path_map_regular_at(int dfd, const char *name, size_t max, struct stat *st
 	return map == MAP_FAILED ? NULL : map;
 }
 
+size_t path_regular_size(const char *dir, const char *rel)
+{
+	char *p = path_join(dir, rel);
+	struct stat st;
+	size_t n = lstat(p, &st) == 0 && S_ISREG(st.st_mode) ? (size_t)st.st_size : 0;
+	free(p);
+	return n;
+}
+
 void path_file_id(const struct stat *st, unsigned long long id[PATH_FILE_ID_WORDS])
 {
 	id[0] = (unsigned long long)st->st_dev;

@@ -65,6 +65,9 @@ struct stat;
  * replaced by a rename, never written in place, so a mapping keeps the
  * bytes it was made with. */
 void *path_map_regular_at(int dfd, const char *name, size_t max, struct stat *st);
+/* The size of the regular file dir/rel (not through a symlink at its end);
+ * 0 when there is none. */
+size_t path_regular_size(const char *dir, const char *rel);
 /* What tells one version of a file from another, as far as stat goes: its
  * device, inode, size, mtime and ctime in nanoseconds (a write changes the
  * ctime, which nothing sets back). */

@@ -41,7 +41,8 @@ static void work_from(struct job *j, size_t first)
 	}
 }
 
-static void join(struct job *j)
+/* A thread other than the caller: its share of j. */
+static void take_part(struct job *j)
 {
 	heap_warm_worker();
 	work_from(j, __atomic_fetch_add(&j->started, 1, __ATOMIC_RELAXED) % j->nlanes);
@@ -49,7 +50,7 @@ static void join(struct job *j)
 
 static void *worker(void *arg)
 {
-	join(arg);
+	take_part(arg);
 	return NULL;
 }
 
@@ -93,7 +94,7 @@ static void *helper(void *arg)
 			continue;
 		struct job *j = helpers.job;
 		pthread_mutex_unlock(&helpers.lock);
-		join(j);
+		take_part(j);
 		pthread_mutex_lock(&helpers.lock);
 		if (--helpers.running == 0)
 			pthread_cond_signal(&helpers.done);

@@ -61,6 +61,7 @@ struct render_job {
 	size_t words_left;                     /* in SEARCH_WORDS_TASKS tasks: the last writes them */
 	struct search_words_done words_done;
 	pthread_mutex_t dates_lock;            /* the first task that shows dates waits for git */
+	bool dates_applied;                    /* it has: the rest take no lock */
 };
 
 /* The documents' last-updated dates, before a task shows one (a document's
@@ -70,8 +71,11 @@ struct render_job {
  * pages that show no date. */
 static void want_dates(struct render_job *j)
 {
+	if (__atomic_load_n(&j->dates_applied, __ATOMIC_ACQUIRE))
+		return;
 	pthread_mutex_lock(&j->dates_lock);
 	site_read_dates_apply(j->s);
+	__atomic_store_n(&j->dates_applied, true, __ATOMIC_RELEASE);
 	pthread_mutex_unlock(&j->dates_lock);
 }
 
@@ -754,10 +758,7 @@ static void warm_for_model(const char *src, int threads)
 {
 	if (!heap_warm_enabled())
 		return;
-	char *bin = path_join(src, DOC_CACHE_DIR "/" DOC_CACHE_NAME);
-	struct stat st;
-	size_t n = lstat(bin, &st) == 0 && S_ISREG(st.st_mode) ? (size_t)st.st_size : 0;
-	free(bin);
+	size_t n = path_regular_size(src, DOC_CACHE_DIR "/" DOC_CACHE_NAME);
 	heap_warm_to(n / 10 * 6);
 	heap_warm_workers(n / 8, (unsigned)threads * 2);
 }
