@@ -283,6 +283,7 @@ int output_begin(struct output *o, const char *dir, struct diags *d)
 	memset(o, 0, sizeof *o);
 	o->final_fd = o->staging_fd = o->spare_list.fd = -1;
 	o->jobs = 1;
+	latch_init(&o->read);
 	pthread_mutex_init(&o->lock, NULL);
 	pthread_mutex_init(&o->settle_lock, NULL);
 	o->d = d;
@@ -346,14 +347,15 @@ int output_begin(struct output *o, const char *dir, struct diags *d)
 		spread_init(&o->spread, o->staging_fd);
 		spread_parent(&o->spread, "");
 	}
-	/* what the older site holds is listed while the build runs (without
-	 * the note the last build left in it), its folders unchanged since the
-	 * last listing of it taken from that */
+	/* what the older site holds is listed while the build runs, from when
+	 * its documents are read (without the note the last build left in it),
+	 * its folders unchanged since the last listing of it taken from that */
 	size_t nhint = 0;
 	const char *hint = o->reused || o->has_final ? take_trees(o, &nhint) : NULL;
 	if (o->reused)
 		take_note(o);
-	if (o->reused && !tree_list_start_borrowed(&o->spare_list, o->staging_fd, hint, nhint)) {
+	if (o->reused &&
+	    !tree_list_start_after(&o->spare_list, o->staging_fd, hint, nhint, &o->read)) {
 		fail(o, o->staging, "cannot list the staging folder");
 		return -1;
 	}
@@ -1193,8 +1195,14 @@ void output_abort(struct output *o)
 		output_remove_tree(o->staging);
 }
 
+void output_read(struct output *o)
+{
+	latch_open(&o->read);
+}
+
 void output_free(struct output *o)
 {
+	latch_open(&o->read); /* no listing left waiting */
 	if (o->trees_writing)
 		pthread_join(o->trees_writer, NULL);
 	for (size_t i = 0; i < o->nsame; i++)
@@ -1223,6 +1231,7 @@ void output_free(struct output *o)
 	free(o->note);
 	pthread_mutex_destroy(&o->lock);
 	pthread_mutex_destroy(&o->settle_lock);
+	latch_destroy(&o->read);
 	memset(o, 0, sizeof *o);
 	o->final_fd = o->staging_fd = o->spare_list.fd = -1;
 }

@@ -14,8 +14,8 @@
  * under a new inode (never into a shared one); a file is relinked where its
  * inode differs from the site's, and removed where the new site lacks it.
  * Nothing about the spare is
- * trusted: its listing (taken on a thread of its own from output_begin on,
- * while the build reads and models) must be whole and free of symlinks
+ * trusted: its listing (taken on a thread of its own once the build's
+ * documents are read, output_read, while it models) must be whole and free of symlinks
  * before anything is written into it, and a file is kept from it only when
  * it is the very inode the site in place has, as the last build left it
  * (output_keep's was) or as it is found there.
@@ -61,6 +61,8 @@ struct output {
 	unsigned long long staging_dev;
 	bool *same_seen;   /* per same file: a reused tree already holds its inode (the sweep's) */
 	struct tree_list spare_list; /* a reused tree's entries, listed while the build runs */
+	struct latch read; /* opened once the build's documents are read (output_read):
+			    * the spare's listing waits for it, and so may others */
 	char *trees;       /* beside the spare: each tree's last listing (OUTPUT_TREES) */
 	unsigned long long staging_ino, final_dev, final_ino; /* which tree each folder is */
 	const char *final_hint; /* the listing kept for the site in place's tree (it becomes
@@ -83,6 +85,8 @@ struct output {
 
 /* Prepare a fresh staging folder for `dir`. -1 (with a diagnostic) on failure. */
 int output_begin(struct output *o, const char *dir, struct diags *d);
+/* The build's documents are read: what waits at o->read goes on (latch.h). */
+void output_read(struct output *o);
 /* Write data to relpath (folders made as needed). -1 on failure or an unsafe path. */
 int output_write(struct output *o, const char *relpath, const void *data, size_t n);
 /* The same, and *made is the file the site will have there (for the next

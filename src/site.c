@@ -587,9 +587,10 @@ static bool begin_output(struct output *out, struct site_before *was, bool ours,
 		output_abort(out);
 		output_free(out);
 	}
-	if (begun)
+	if (begun) {
+		was->after = &out->read; /* loaded beside the model, not the reading */
 		site_before_start(was);
-	else
+	} else
 		doc_pages_free(&was->docs);
 	return begun;
 }
@@ -831,7 +832,10 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 	bool early = !descs.n || !build_descs_foreseen(outdir, &descs);
 	bool begun = early && begin_output(&out, &was, ours, d);
 	st->check_ms = clock_ms() - t0;
+	with_digests.read = begun ? &out.read : NULL;
 	int rc = site_load(&s, &with_digests, d);
+	if (begun)
+		output_read(&out); /* also when the load stopped before reading */
 	double loaded = clock_ms();
 	if (after) {
 		double t1 = clock_ms();
@@ -872,9 +876,11 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 	patch_descs_free(&descs);
 	if (!early) {
 		/* foreseen, not patched after all: begun now */
-		if (rc == 0)
+		if (rc == 0) {
 			begun = begin_output(&out, &was, ours, d);
-		else
+			if (begun)
+				output_read(&out); /* read already */
+		} else
 			doc_pages_free(&was.docs);
 	}
 	if (rc && begun) {

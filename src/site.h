@@ -12,6 +12,8 @@
 #include "diag.h"
 #include "model.h"
 
+struct latch;
+
 struct file_digests;
 struct fingerprint_learned;
 
@@ -52,6 +54,8 @@ struct build_opts {
 				* called once the previewed pages are in place, before
 				* the build in full that follows (serve reloads then) */
 	void *previewed_ctx;
+	struct latch *read;    /* when set: opened once the documents are read (what
+				* waits at it runs beside the model, not the reading) */
 };
 
 struct build_stats {

@@ -29,6 +29,9 @@ static void load_part(void *ctx, size_t part)
 
 static void *load_all(void *ctx)
 {
+	struct site_before *b = ctx;
+	if (b->after)
+		latch_wait(b->after);
 	heap_warm_worker();
 	load_part(ctx, 0);
 	load_part(ctx, 1);
@@ -55,6 +58,8 @@ void site_before_start(struct site_before *b)
 
 void site_before_wait(struct site_before *b)
 {
+	if (b->after)
+		latch_open(b->after);
 	if (b->loading)
 		pthread_join(b->loader, NULL);
 	else if (b->pending) /* its two parts side by side: the pool's helper also
@@ -66,6 +71,8 @@ void site_before_wait(struct site_before *b)
 
 void site_before_free(struct site_before *b)
 {
+	if (b->after)
+		latch_open(b->after);
 	if (b->loading)
 		pthread_join(b->loader, NULL);
 	b->loading = b->pending = false;

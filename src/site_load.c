@@ -7,6 +7,7 @@
 #include "clock.h"
 #include "doc_cache.h"
 #include "hash.h"
+#include "latch.h"
 #include "linkcheck.h"
 #include "path.h"
 #include "pool.h"
@@ -151,6 +152,8 @@ int site_load(struct site *s, const struct build_opts *o, struct diags *d)
 	s->ndocs = ndocs;
 	double t0 = clock_ms();
 	site_read_documents(s, o, content, rels, ndocs);
+	if (o->read)
+		latch_open(o->read);
 	/* drop what could not be read, and drafts */
 	size_t keep = 0;
 	for (size_t i = 0; i < s->ndocs; i++) {

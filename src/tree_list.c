@@ -248,6 +248,8 @@ static void list_folder(struct tree_list *l, size_t self)
 static void *run(void *arg)
 {
 	struct tree_list *l = arg;
+	if (l->after)
+		latch_wait(l->after);
 	heap_warm_worker();
 	if (l->hint)
 		read_hint(l->hint);
@@ -273,9 +275,11 @@ const struct tree_entry *tree_list_find(const struct tree_list *l, const char *r
 	return hash_get(&l->by_rel, rel, &i) ? &l->v[i] : NULL;
 }
 
-static bool start(struct tree_list *l, int dirfd, const char *hint, size_t nhint, bool owned)
+static bool start(struct tree_list *l, int dirfd, const char *hint, size_t nhint, bool owned,
+		  struct latch *after)
 {
 	memset(l, 0, sizeof *l);
+	l->after = after;
 	l->complete = true;
 	struct timespec ts;
 	clock_gettime(CLOCK_REALTIME, &ts);
@@ -292,25 +296,34 @@ static bool start(struct tree_list *l, int dirfd, const char *hint, size_t nhint
 		l->hint->n = nhint;
 		l->hint->owned = owned;
 	}
-	if (pthread_create(&l->thread, NULL, run, l))
-		run(l); /* no thread to spare: listed now */
-	else
+	if (pthread_create(&l->thread, NULL, run, l)) {
+		l->after = NULL; /* no thread to spare: listed now, not waiting */
+		run(l);
+	} else
 		l->running = true;
 	return true;
 }
 
 bool tree_list_start(struct tree_list *l, int dirfd, char *hint, size_t nhint)
 {
-	return start(l, dirfd, hint, nhint, true);
+	return start(l, dirfd, hint, nhint, true, NULL);
 }
 
 bool tree_list_start_borrowed(struct tree_list *l, int dirfd, const char *hint, size_t nhint)
 {
-	return start(l, dirfd, hint, nhint, false);
+	return start(l, dirfd, hint, nhint, false, NULL);
+}
+
+bool tree_list_start_after(struct tree_list *l, int dirfd, const char *hint, size_t nhint,
+			   struct latch *after)
+{
+	return start(l, dirfd, hint, nhint, false, after);
 }
 
 void tree_list_wait(struct tree_list *l)
 {
+	if (l->after)
+		latch_open(l->after);
 	if (l->running)
 		pthread_join(l->thread, NULL);
 	l->running = false;

@@ -21,6 +21,7 @@
 #include <stddef.h>
 
 #include "hash.h"
+#include "latch.h"
 
 #define TREE_LIST_TOP ((size_t)-1)
 
@@ -46,6 +47,7 @@ struct tree_list {
 	long long started;         /* CLOCK_REALTIME when the listing began (ns) */
 	struct tree_hint *hint;    /* the hint given to tree_list_start, if any */
 	size_t from_hint;          /* folders whose entries the hint gave */
+	struct latch *after;       /* the listing waits for it to open (or NULL) */
 };
 
 /* Start listing the folder open as dirfd (the caller keeps its own
@@ -57,11 +59,15 @@ bool tree_list_start(struct tree_list *l, int dirfd, char *hint, size_t nhint);
 /* The same with a hint that stays the caller's, unchanged until
  * tree_list_free (the file it was kept in, mapped). */
 bool tree_list_start_borrowed(struct tree_list *l, int dirfd, const char *hint, size_t nhint);
+/* The same, listed once `after` opens (latch.h; tree_list_wait opens it). The
+ * listing's time is still taken now, which only makes its hint more wary. */
+bool tree_list_start_after(struct tree_list *l, int dirfd, const char *hint, size_t nhint,
+			   struct latch *after);
 struct buf;
 /* Append the listing, as a hint for the next listing of the same tree, to
  * out (once listed); nothing when it is not complete. */
 void tree_list_save(const struct tree_list *l, struct buf *out);
-/* Wait until the listing is complete. */
+/* Wait until the listing is complete (opening its latch first). */
 void tree_list_wait(struct tree_list *l);
 /* The regular file at rel, or NULL; only once listed (after tree_list_wait). */
 const struct tree_entry *tree_list_find(const struct tree_list *l, const char *rel);

@@ -6,7 +6,9 @@
  * gives the next listing of the same tree the entries of every folder whose
  * inode and ctime are unchanged, and of no other: not of a folder that
  * changed, nor of one changed too close to the listing; a hint damaged
- * anywhere is not used. The listing is the same with a hint or without. */
+ * anywhere is not used. The listing is the same with a hint or without. A
+ * listing started after a latch lists nothing before the latch opens, and
+ * waiting for it opens the latch. */
 #include "testutil.h"
 
 #include "buf.h"
@@ -131,6 +133,31 @@ static void test_many_entries(void **state)
 		assert_string_equal(e->rel, rel);
 	}
 	tree_list_free(&l);
+	assert_int_equal(output_remove_tree(tmpl), 0);
+}
+
+static void test_after_latch(void **state)
+{
+	(void)state;
+	char tmpl[] = "/tmp/ssg-tree-after-XXXXXX";
+	assert_non_null(mkdtemp(tmpl));
+	test_put_file(tmpl, "a/index.html", "a");
+	int fd = open_dir(tmpl);
+	struct latch read;
+	latch_init(&read);
+	struct tree_list l;
+	assert_true(tree_list_start_after(&l, fd, NULL, 0, &read));
+	close(fd);
+	/* long enough for a listing of two entries to be done, were it begun */
+	usleep(50 * 1000);
+	test_put_file(tmpl, "b/index.html", "made after the start");
+	tree_list_wait(&l); /* opens the latch: no one else will */
+	assert_non_null(tree_list_find(&l, "a/index.html"));
+	assert_non_null(tree_list_find(&l, "b/index.html"));
+	assert_int_equal(l.n, 4);
+	tree_list_free(&l);
+	latch_wait(&read); /* left open */
+	latch_destroy(&read);
 	assert_int_equal(output_remove_tree(tmpl), 0);
 }
 
@@ -290,6 +317,7 @@ int main(void)
 		cmocka_unit_test(test_types_parents_and_links),
 		cmocka_unit_test(test_many_entries),
 		cmocka_unit_test(test_hint),
+		cmocka_unit_test(test_after_latch),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
