@@ -748,20 +748,31 @@ static void let_go(const struct build_opts *o, struct site *s, char *outdir,
 	file_digests_free(digests);
 }
 
+/* At 10,000 documents documents.bin is 173 MB; a new link's build touched
+ * about 90 MB on its main thread. The portal's build in full (163 kB of
+ * records) took 320 faults there: its pages cost more than its records
+ * (0.965-0.981 of its time with 2 MB warmed, 40 pairs each way). */
+size_t site_model_warmth(const char *source_dir)
+{
+	size_t n = path_regular_size(source_dir, DOC_CACHE_DIR "/" DOC_CACHE_NAME) / 10 * 6;
+	return n > SITE_MODEL_LEAST_WARMTH ? n : SITE_MODEL_LEAST_WARMTH;
+}
+
 /* A build in full on small pages (heap_warm.h): the memory its model and
  * pages need made present in bulk first, in proportion to its documents'
- * records. At 10,000 documents documents.bin is 173 MB; a new link's build
- * touched about 90 MB on its main thread, and 10-20 MB on each of the threads
- * that load the site in place, read the records and make the pages. Two
- * helpers a core warm an eighth each (0.944 of the time against a sixteenth
- * for four a core, 14 pairs); threads after them mostly reuse their arenas. */
+ * records (site_model_warmth on the main thread). At 10,000 documents the
+ * threads that load the site in place, read the records and make the pages
+ * touch 10-20 MB each. Two helpers a core warm an eighth of documents.bin
+ * each (0.944 of the time against a sixteenth for four a core, 14 pairs);
+ * threads after them mostly reuse their arenas. The portal's helpers warmed
+ * 1.5 MB each as well gained nothing more (40 pairs). */
 static void warm_for_model(const char *src, int threads)
 {
 	if (!heap_warm_enabled())
 		return;
-	size_t n = path_regular_size(src, DOC_CACHE_DIR "/" DOC_CACHE_NAME);
-	heap_warm_to(n / 10 * 6);
-	heap_warm_workers(n / 8, (unsigned)threads * 2);
+	heap_warm_to(site_model_warmth(src));
+	heap_warm_workers(path_regular_size(src, DOC_CACHE_DIR "/" DOC_CACHE_NAME) / 8,
+			  (unsigned)threads * 2);
 }
 
 int site_build(const struct build_opts *o, struct diags *d, struct build_stats *st)

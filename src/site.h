@@ -94,6 +94,11 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 /* The folder a build with o writes: --output, else <source>/public. The
  * caller frees it. */
 char *site_output_dir(const struct build_opts *o);
+/* What a build in full on small pages warms on its main thread before its
+ * model (heap_warm.h): six tenths of the last build's documents.bin
+ * (doc_cache.h), and no less than a small site's pages need. */
+#define SITE_MODEL_LEAST_WARMTH ((size_t)2 << 20)
+size_t site_model_warmth(const char *source_dir);
 /* Wait until the model b holds is freed (at once when none is). */
 void site_burial_wait(struct site_burial *b);
 

@@ -5,14 +5,18 @@
  * number of entries in content/, dot files not counted, and a site without
  * content/ is not big. A build is incremental (and left on small pages) when
  * it is not forced and the last build's state, a regular file, is in its
- * output folder. (The re-execution itself: tests/integration/hugepages.sh.) */
+ * output folder. What a build on small pages warms: first, eight times its
+ * files.bin; before its model, six tenths of its documents.bin and no less
+ * than 2 MB. (The re-execution itself: tests/integration/hugepages.sh.) */
 #include "testutil.h"
 
 #include "hugepages.h"
 
 #include <malloc.h>
+#include <unistd.h>
 #include "output.h"
 #include "path.h"
+#include "site.h"
 
 static void test_tunables(void **state)
 {
@@ -106,6 +110,23 @@ static void test_first_warmth(void **state)
 	assert_int_equal(output_remove_tree(tmpl), 0);
 }
 
+/* What a build in full warms before its model: six tenths of the last
+ * build's documents.bin, and no less than a small site's pages need. */
+static void test_model_warmth(void **state)
+{
+	(void)state;
+	char tmpl[] = "/tmp/ssg-hugepages-XXXXXX";
+	assert_non_null(mkdtemp(tmpl));
+	assert_int_equal(site_model_warmth(tmpl), SITE_MODEL_LEAST_WARMTH);
+	test_put_file(tmpl, ".ssg-cache/documents.bin", "records");
+	assert_int_equal(site_model_warmth(tmpl), SITE_MODEL_LEAST_WARMTH);
+	char *big = path_join(tmpl, ".ssg-cache/documents.bin");
+	assert_int_equal(truncate(big, 10 << 20), 0); /* 10 MB */
+	assert_int_equal(site_model_warmth(tmpl), (size_t)(10 << 20) / 10 * 6);
+	free(big);
+	assert_int_equal(output_remove_tree(tmpl), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -114,6 +135,7 @@ int main(void)
 		cmocka_unit_test(test_site_size),
 		cmocka_unit_test(test_incremental),
 		cmocka_unit_test(test_first_warmth),
+		cmocka_unit_test(test_model_warmth),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
