@@ -337,7 +337,7 @@ int build_patch_put(const char *outdir, const char *const *pages, char **tmps, s
 		 * one) would have the page written wherever it points */
 		char *parent = path_dirname(pages[k]);
 		int pfd = path_open_dir_within(outdir, parent);
-		if (pfd < 0 || renameat(AT_FDCWD, tmps[k], pfd, path_basename(pages[k])))
+		if (pfd < 0 || path_rename_over_at(AT_FDCWD, tmps[k], pfd, path_basename(pages[k])))
 			rc = -1;
 		else {
 			free(tmps[k]);

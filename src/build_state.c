@@ -230,7 +230,7 @@ void build_state_save_file(const char *outdir, const char *name, const struct bu
 	bool ok = f && fwrite(b->p ? b->p : "", 1, b->n, f) == b->n;
 	if (f && fclose(f))
 		ok = false;
-	if (!ok || rename(tmp, file))
+	if (!ok || path_rename_over_at(AT_FDCWD, tmp, AT_FDCWD, file))
 		unlink(tmp);
 	free(tmp);
 	free(file);

@@ -386,7 +386,7 @@ static int rewrite(const struct doc_cache *c, int cfd, const char env[33], const
 	}
 	if (f && fclose(f))
 		ok = false;
-	if (!ok || renameat(cfd, tmp, cfd, DOC_CACHE_NAME)) {
+	if (!ok || path_rename_over_at(cfd, tmp, cfd, DOC_CACHE_NAME)) {
 		unlinkat(cfd, tmp, 0);
 		ok = false;
 	}
@@ -710,7 +710,7 @@ int doc_cache_stream_end(struct doc_cache_stream *st, int *bodies_fd)
 	ok = st->ok;
 	if (st->f && fclose(st->f))
 		ok = false;
-	if (!same && (!ok || renameat(st->cfd, st->tmp, st->cfd, DOC_CACHE_NAME))) {
+	if (!same && (!ok || path_rename_over_at(st->cfd, st->tmp, st->cfd, DOC_CACHE_NAME))) {
 		unlinkat(st->cfd, st->tmp, 0);
 		ok = false;
 	}
@@ -732,7 +732,7 @@ int doc_cache_stream_end(struct doc_cache_stream *st, int *bodies_fd)
 	if (st->new_fd >= 0 && st->new_fd != fd)
 		close(st->new_fd);
 	if (st->old_fd >= 0 && st->old_fd != fd)
-		close(st->old_fd);
+		path_close_behind(st->old_fd); /* the file replaced, freed as it closes */
 	if (fd > 2 && left)
 		*bodies_fd = fd;
 	else if (fd >= 0)

@@ -4,6 +4,8 @@
 #include "xalloc.h"
 
 #include <errno.h>
+#include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -285,6 +287,39 @@ static bool holds_bytes(int dfd, const char *name, const void *p, size_t n)
 	return same;
 }
 
+int path_rename_over_at(int fdfd, const char *from, int tdfd, const char *to)
+{
+	if (renameat2(fdfd, from, tdfd, to, RENAME_EXCHANGE) == 0) {
+		unlinkat(fdfd, from, 0); /* the old file, now under from */
+		return 0;
+	}
+	/* nothing to exchange with (ENOENT), or a file system without exchange:
+	 * a rename, which no reader can see half done either */
+	return renameat(fdfd, from, tdfd, to) == 0 ? 0 : -1;
+}
+
+static void *close_fd(void *arg)
+{
+	close((int)(intptr_t)arg);
+	return NULL;
+}
+
+void path_close_behind(int fd)
+{
+	if (fd < 0)
+		return;
+	pthread_attr_t attr;
+	pthread_t t;
+	bool started = false;
+	if (pthread_attr_init(&attr) == 0) {
+		started = pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED) == 0 &&
+			  pthread_create(&t, &attr, close_fd, (void *)(intptr_t)fd) == 0;
+		pthread_attr_destroy(&attr);
+	}
+	if (!started)
+		close(fd);
+}
+
 int path_replace_at(int dfd, const char *name, const void *p, size_t n)
 {
 	if (holds_bytes(dfd, name, p, n))
@@ -297,7 +332,7 @@ int path_replace_at(int dfd, const char *name, const void *p, size_t n)
 	bool ok = fd >= 0 && write(fd, p, n) == (ssize_t)n;
 	if (fd >= 0 && close(fd))
 		ok = false;
-	if (!ok || renameat(dfd, tmp, dfd, name)) {
+	if (!ok || path_rename_over_at(dfd, tmp, dfd, name)) {
 		unlinkat(dfd, tmp, 0);
 		return -1;
 	}
