@@ -59,7 +59,11 @@ void build_state_fingerprint(const struct build_opts *o, int jobs, char fp[33],
 			buf_put(&unnamed, m.p + from, m.n - from);
 		}
 	}
-	fingerprint_cache_close(known);
+	/* written while the build goes on (content is freed at its end) */
+	if (content)
+		fingerprint_cache_close_into(known, content);
+	else
+		fingerprint_cache_close(known);
 	buf_puts(&m, "git=");
 	size_t from = m.n;
 	gitdates_head(src, &m);

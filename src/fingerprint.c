@@ -837,6 +837,21 @@ void fingerprint_cache_close(struct fingerprint_cache *c)
 	free(c);
 }
 
+static void *close_cache(void *arg)
+{
+	fingerprint_cache_close(arg);
+	return NULL;
+}
+
+void fingerprint_cache_close_into(struct fingerprint_cache *c, struct file_digests *k)
+{
+	if (k->saving)
+		pthread_join(k->saver, NULL);
+	k->saving = c && pthread_create(&k->saver, NULL, close_cache, c) == 0;
+	if (!k->saving)
+		fingerprint_cache_close(c);
+}
+
 bool file_digests_get(const struct file_digests *k, const char *path, unsigned long long out[2])
 {
 	size_t i;
@@ -849,6 +864,8 @@ bool file_digests_get(const struct file_digests *k, const char *path, unsigned l
 
 void file_digests_free(struct file_digests *k)
 {
+	if (k->saving)
+		pthread_join(k->saver, NULL);
 	for (size_t i = 0; i < k->n; i++)
 		free(k->paths[i]);
 	free(k->paths);

@@ -4,7 +4,8 @@
  * run is read again; a damaged cache is read as empty. A folder is listed
  * from the cache under the same rule. The walk's files
  * are the list source_discover makes, when the walk met only folders and
- * regular files, and are refused as that list otherwise. */
+ * regular files, and are refused as that list otherwise. A cache closed
+ * into the digests (on a thread) is written once they are freed. */
 #include "testutil.h"
 #include "fingerprint.h"
 #include "source.h"
@@ -114,6 +115,32 @@ static void test_known_by_stat(void **state)
 	assert_int_equal(run(&m2, true, NULL), 2);
 	buf_free(&m1);
 	buf_free(&m2);
+	remove_tree();
+}
+
+/* The cache written on a thread: whole once the digests are freed. */
+static void test_closed_into_digests(void **state)
+{
+	(void)state;
+	make_tree("/tmp/ssg-fp-XXXXXX");
+	for (int i = 0; i < 200; i++) {
+		char rel[64];
+		snprintf(rel, sizeof rel, "content/doc-%03d.md", i);
+		put(rel, rel);
+	}
+	settle();
+	struct buf m = BUF_INIT;
+	struct file_digests keep = {0};
+	struct fingerprint_cache *c = fingerprint_cache_open(dir, true);
+	struct fingerprint_walk how = {.keep = &keep, .cache = c};
+	fingerprint_tree_keep(&m, dir, "content", 2, &how);
+	assert_int_equal(fingerprint_cache_reads(c), 200);
+	fingerprint_cache_close_into(c, &keep);
+	assert_int_equal(keep.n, 200); /* the digests are the caller's still */
+	file_digests_free(&keep);
+	assert_false(keep.saving);
+	assert_int_equal(run(&m, true, NULL), 0); /* all 200 known from it */
+	buf_free(&m);
 	remove_tree();
 }
 
@@ -453,6 +480,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_known_by_stat),
+		cmocka_unit_test(test_closed_into_digests),
 		cmocka_unit_test(test_unchanged_cache_left_in_place),
 		cmocka_unit_test(test_learned_documents),
 		cmocka_unit_test(test_nested_folders),
