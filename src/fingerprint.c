@@ -176,8 +176,18 @@ struct fingerprint_cache {
 	struct known_folder *old_folders;
 	size_t nold_folders;
 	char *old_strings;         /* the block holding their paths and names */
-	struct hash index;         /* path -> slot of old */
-	struct hash folder_index;  /* path -> slot of old_folders */
+	/* A run walks the trees as the last one did: a walk's file i is most
+	 * likely the last run's file base + i, and the next folder the one
+	 * after the last found. The indexes below are made only when a guess
+	 * misses (an edit that adds or removes a file): 10,000 paths hashed
+	 * for nothing in most runs. */
+	struct hash index;         /* path -> slot of old (once made) */
+	bool indexed;              /* made (read and set under index_lock) */
+	pthread_mutex_t index_lock;
+	size_t tree_cursor;        /* where the last tree's files began in old */
+	struct hash folder_index;  /* path -> slot of old_folders (once made) */
+	bool folders_indexed;
+	size_t folder_cursor;      /* the slot after the folder last found */
 	long long old_taken_ns;    /* when the last run began to stat */
 	long long taken_ns;        /* when this one did */
 	struct known_file *now;    /* this run's files */
@@ -218,8 +228,9 @@ struct walk {
 	size_t n, cap;
 	int dirfds[WALK_OPEN_DIRS];
 	int ndirfds;
-	const struct fingerprint_cache *cache;
+	struct fingerprint_cache *cache;
 	struct fingerprint_cache *folders; /* the same: learns the folders' listings */
+	size_t old_base;   /* where this tree's files began in cache->old, as guessed */
 	struct fingerprint_learned *learned; /* with unframed: documents come from it */
 	bool (*unframed)(const char *rel);
 	size_t nfolders; /* walked below the top */
@@ -248,12 +259,23 @@ static void add_entry(struct walk *w, char *rel, char *full, char kind, int dir)
  * over a second old when that run began. Making, removing or renaming an
  * entry sets the folder's mtime and ctime, which no one can set back (the
  * rule known_digest applies to files). NULL: the folder is read. */
-static const struct known_folder *kept_folder(const struct fingerprint_cache *c, const char *rel,
+static const struct known_folder *kept_folder(struct fingerprint_cache *c, const char *rel,
 					      const struct stat_key *key)
 {
-	size_t i;
-	if (!c || !c->folder_index.n || !hash_get(&c->folder_index, rel, &i))
+	if (!c || !c->nold_folders)
 		return NULL;
+	size_t i = c->folder_cursor;
+	if (i >= c->nold_folders || strcmp(c->old_folders[i].path, rel)) {
+		if (!c->folders_indexed) { /* walks run on one thread */
+			hash_reserve(&c->folder_index, c->nold_folders);
+			for (size_t k = 0; k < c->nold_folders; k++)
+				hash_put(&c->folder_index, c->old_folders[k].path, k);
+			c->folders_indexed = true;
+		}
+		if (!hash_get(&c->folder_index, rel, &i))
+			return NULL;
+	}
+	c->folder_cursor = i + 1;
 	const struct known_folder *f = &c->old_folders[i];
 	return same_key(&f->key, key) && settled_before(&f->key, c->old_taken_ns) ? f : NULL;
 }
@@ -370,12 +392,26 @@ static void walk_dir(struct walk *w, const char *full, const char *rel, int dept
  * that stat is old enough to be trusted: a file changed within a second
  * before the last run looked at it could change again under the same
  * timestamps (they tick coarsely), so it is read again (git's "racy clean"). */
-static bool known_digest(const struct fingerprint_cache *c, const struct entry *e,
+static bool known_digest(struct fingerprint_cache *c, const struct entry *e, size_t guess,
 			 unsigned long long h[2])
 {
-	size_t i;
-	if (!c || !c->index.n || !hash_get(&c->index, e->rel, &i))
+	if (!c || !c->nold)
 		return false;
+	size_t i = guess;
+	if (i >= c->nold || strcmp(c->old[i].path, e->rel)) {
+		if (!__atomic_load_n(&c->indexed, __ATOMIC_ACQUIRE)) {
+			pthread_mutex_lock(&c->index_lock);
+			if (!c->indexed) {
+				hash_reserve(&c->index, c->nold);
+				for (size_t k = 0; k < c->nold; k++)
+					hash_put(&c->index, c->old[k].path, k);
+				__atomic_store_n(&c->indexed, true, __ATOMIC_RELEASE);
+			}
+			pthread_mutex_unlock(&c->index_lock);
+		}
+		if (!hash_get(&c->index, e->rel, &i))
+			return false;
+	}
 	const struct known_file *k = &c->old[i];
 	if (!same_key(&k->key, &e->key) || !settled_before(&k->key, c->old_taken_ns))
 		return false;
@@ -421,7 +457,7 @@ static void hash_entry(void *ctx, size_t i)
 		learned_digest(w, e);
 	else if (e->kind == 'l' && w->learned && hash_get(&w->learned->index, e->rel, &li))
 		w->learned->used[li] = true; /* read through the link: listed by its target */
-	else if (e->kind == 'f' && !known_digest(w->cache, e, e->h)) {
+	else if (e->kind == 'f' && !known_digest(w->cache, e, w->old_base + i, e->h)) {
 		e->hashed = true;
 		if (fingerprint_file_digest(e->full, e->h))
 			e->kind = '!';
@@ -488,6 +524,22 @@ static void list_unfound(const struct fingerprint_learned *l, struct buf *manife
 	free(gone);
 }
 
+/* Where the last run's files under the tree rel began in c->old (its
+ * trees one after another, in the order walked): a guess, checked path by
+ * path (known_digest). */
+static size_t tree_base(struct fingerprint_cache *c, const char *rel)
+{
+	if (!c || !c->nold)
+		return 0;
+	size_t len = strlen(rel);
+	for (size_t n = 0, k = c->tree_cursor; n < c->nold; n++, k = (k + 1) % c->nold)
+		if (!strncmp(c->old[k].path, rel, len) && c->old[k].path[len] == '/') {
+			c->tree_cursor = k;
+			return k;
+		}
+	return c->nold; /* none: every guess misses */
+}
+
 void fingerprint_tree_keep(struct buf *manifest, const char *root, const char *rel, int jobs,
 			   const struct fingerprint_walk *how)
 {
@@ -510,7 +562,7 @@ void fingerprint_tree_keep(struct buf *manifest, const char *root, const char *r
 	if (how->cache && how->learned && how->learned->taken_ns < how->cache->taken_ns)
 		how->cache->taken_ns = how->learned->taken_ns;
 	struct walk w = {.cache = how->cache, .folders = how->cache, .learned = how->learned,
-			 .unframed = how->unframed};
+			 .unframed = how->unframed, .old_base = tree_base(how->cache, rel)};
 	walk_dir(&w, full, rel, 0);
 	pool_run(jobs, w.n, hash_entry, &w);
 	for (int i = 0; i < w.ndirfds; i++)
@@ -626,9 +678,6 @@ static void load_folders(struct fingerprint_cache *c, const char **p, const char
 	}
 	c->old_folders = v;
 	c->nold_folders = (size_t)n;
-	hash_reserve(&c->folder_index, (size_t)n);
-	for (size_t k = 0; k < n; k++)
-		hash_put(&c->folder_index, v[k].path, k);
 }
 
 static void load_known(struct fingerprint_cache *c, const struct buf *b)
@@ -647,14 +696,12 @@ static void load_known(struct fingerprint_cache *c, const struct buf *b)
 	/* every string in one block: each is shorter, NUL and all, than its
 	 * record in the file */
 	char *to = c->old_strings = xmalloc(b->n);
-	hash_reserve(&c->index, (size_t)n);
 	for (size_t i = 0; i < n; i++) {
 		struct known_file *k = &c->old[i];
 		uint32_t len;
 		if (!take(&p, end, &k->key, sizeof k->key) || !take(&p, end, k->h, 16) ||
 		    !take(&p, end, &len, 4) || !(k->path = take_str(&p, end, &to, len)))
 			break;
-		hash_put(&c->index, k->path, i);
 		c->nold = i + 1;
 	}
 	if (c->nold == n)
@@ -664,6 +711,7 @@ static void load_known(struct fingerprint_cache *c, const struct buf *b)
 struct fingerprint_cache *fingerprint_cache_open(const char *dir, bool trust)
 {
 	struct fingerprint_cache *c = xcalloc(1, sizeof *c);
+	pthread_mutex_init(&c->index_lock, NULL);
 	c->dir = xstrdup(dir);
 	c->taken_ns = realtime_ns();
 	int cfd = trust ? path_open_subdir(dir, FINGERPRINT_CACHE_DIR, false) : -1;
@@ -833,6 +881,7 @@ void fingerprint_cache_close(struct fingerprint_cache *c)
 	free(c->now_folders);
 	hash_free(&c->index);
 	hash_free(&c->folder_index);
+	pthread_mutex_destroy(&c->index_lock);
 	free(c->dir);
 	free(c);
 }

@@ -5,7 +5,9 @@
  * from the cache under the same rule. The walk's files
  * are the list source_discover makes, when the walk met only folders and
  * regular files, and are refused as that list otherwise. A cache closed
- * into the digests (on a thread) is written once they are freed. */
+ * into the digests (on a thread) is written once they are freed. Files
+ * are known by their place in the last run's walk, and by their path when
+ * a file added or removed before them moved it, in any of the trees. */
 #include "testutil.h"
 #include "fingerprint.h"
 #include "source.h"
@@ -115,6 +117,53 @@ static void test_known_by_stat(void **state)
 	assert_int_equal(run(&m2, true, NULL), 2);
 	buf_free(&m1);
 	buf_free(&m2);
+	remove_tree();
+}
+
+/* A file added before the others, one removed, and two trees walked with
+ * one cache: each known file is still found, by path once its place moved. */
+static void test_known_when_moved(void **state)
+{
+	(void)state;
+	make_tree("/tmp/ssg-fp-XXXXXX");
+	put("content/b.md", "b");
+	put("content/c.md", "c");
+	put("content/d.md", "d");
+	char templates[96];
+	snprintf(templates, sizeof templates, "%s/templates", dir);
+	assert_int_equal(mkdir(templates, 0755), 0);
+	put("templates/page.html", "page");
+	settle();
+	struct buf m = BUF_INIT, t = BUF_INIT;
+	for (int round = 0; round < 4; round++) {
+		struct fingerprint_cache *c = fingerprint_cache_open(dir, true);
+		struct fingerprint_walk how = {.cache = c};
+		fingerprint_tree_keep(&m, dir, "content", 2, &how);
+		size_t content_reads = fingerprint_cache_reads(c);
+		fingerprint_tree_keep(&t, dir, "templates", 2, &how);
+		size_t template_reads = fingerprint_cache_reads(c) - content_reads;
+		fingerprint_cache_close(c);
+		if (round == 0) {
+			assert_int_equal(content_reads, 3);
+			assert_int_equal(template_reads, 1);
+			put("content/a.md", "a, first of all"); /* every place moves by one */
+			settle();
+		} else if (round == 1) {
+			assert_int_equal(content_reads, 1); /* a.md alone */
+			assert_int_equal(template_reads, 0);
+			char b[128];
+			snprintf(b, sizeof b, "%s/content/b.md", dir);
+			assert_int_equal(unlink(b), 0);
+			settle();
+		} else {
+			assert_int_equal(content_reads, 0);
+			assert_int_equal(template_reads, 0);
+		}
+		buf_reset(&m);
+		buf_reset(&t);
+	}
+	buf_free(&m);
+	buf_free(&t);
 	remove_tree();
 }
 
@@ -481,6 +530,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_known_by_stat),
 		cmocka_unit_test(test_closed_into_digests),
+		cmocka_unit_test(test_known_when_moved),
 		cmocka_unit_test(test_unchanged_cache_left_in_place),
 		cmocka_unit_test(test_learned_documents),
 		cmocka_unit_test(test_nested_folders),
