@@ -9,6 +9,7 @@
 #include <elf.h>
 #include <link.h>
 #include <pthread.h>
+#include <sched.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -469,22 +470,42 @@ static void hash_entry(void *ctx, size_t i)
 	}
 }
 
+/* A file's line ends with its digest in hex and a newline: LINE_TAIL bytes,
+ * made once for the two or three manifests it goes in. */
+#define LINE_TAIL 33
+static void line_tail(char tail[LINE_TAIL], const unsigned long long h[2])
+{
+	static const char digits[] = "0123456789abcdef";
+	for (int k = 0; k < 32; k++)
+		tail[k] = digits[(h[k / 16] >> (60 - 4 * (k % 16))) & 15];
+	tail[32] = '\n';
+}
+
+/* The line: rel, a NUL, kind, then a file's digest or a link's target. */
+static void put_line_tail(struct buf *m, const char *rel, size_t len, char kind,
+			  const char *tail, const char *target)
+{
+	buf_grow(m, len + 2 + LINE_TAIL);
+	memcpy(m->p + m->n, rel, len);
+	m->p[m->n + len] = '\0';
+	m->p[m->n + len + 1] = kind;
+	m->n += len + 2;
+	if (kind == 'f')
+		buf_put(m, tail, LINE_TAIL);
+	else {
+		if (target)
+			buf_puts(m, target);
+		buf_putc(m, '\n');
+	}
+}
+
 static void put_line(struct buf *m, const char *rel, char kind, const unsigned long long h[2],
 		     const char *target)
 {
-	buf_puts(m, rel);
-	buf_putc(m, '\0');
-	buf_putc(m, kind);
-	if (kind == 'f') {
-		char hex[33];
-		static const char digits[] = "0123456789abcdef";
-		for (int k = 0; k < 32; k++)
-			hex[k] = digits[(h[k / 16] >> (60 - 4 * (k % 16))) & 15];
-		buf_put(m, hex, 32);
-	}
-	else if (target)
-		buf_puts(m, target);
-	buf_putc(m, '\n');
+	char tail[LINE_TAIL];
+	if (kind == 'f')
+		line_tail(tail, h);
+	put_line_tail(m, rel, strlen(rel), kind, tail, target);
 }
 
 void fingerprint_tree(struct buf *manifest, const char *root, const char *rel, int jobs)
@@ -571,28 +592,41 @@ void fingerprint_tree_keep(struct buf *manifest, const char *root, const char *r
 	if (keep) {
 		keep->paths = xrealloc(keep->paths, (keep->n + w.n + 1) * sizeof *keep->paths);
 		keep->digests = xrealloc(keep->digests, (keep->n + w.n + 1) * sizeof *keep->digests);
-		hash_reserve(&keep->index, keep->n + w.n);
 		keep->whole_tree = keep->n == 0;
 		keep->nfolders = w.nfolders;
 		keep->depth = w.depth;
 		for (size_t i = 0; i < w.n; i++)
 			keep->whole_tree &= w.v[i].kind == 'f';
 	}
+	/* room for every line at once: 10,000 of them, grown a line at a time,
+	 * were copied over and over */
+	size_t room = 0;
+	for (size_t i = 0; i < w.n; i++)
+		room += strlen(w.v[i].rel) + 2 + LINE_TAIL + (w.v[i].target ? strlen(w.v[i].target) : 0);
+	buf_grow(manifest, room);
+	if (how->frame)
+		buf_grow(how->frame, room);
+	if (how->unnamed)
+		buf_grow(how->unnamed, room);
 	for (size_t i = 0; i < w.n; i++) {
 		struct entry *e = &w.v[i];
-		put_line(manifest, e->rel, e->kind, e->h, e->target);
+		size_t len = strlen(e->rel);
+		char tail[LINE_TAIL];
+		if (e->kind == 'f')
+			line_tail(tail, e->h);
+		put_line_tail(manifest, e->rel, len, e->kind, tail, e->target);
 		bool bytes_aside = e->kind == 'f' && how->unframed && how->unframed(e->rel);
 		if (how->frame)
-			put_line(how->frame, e->rel, bytes_aside ? 'v' : e->kind, e->h, e->target);
+			put_line_tail(how->frame, e->rel, len, bytes_aside ? 'v' : e->kind, tail,
+				      e->target);
 		if (how->unnamed && !bytes_aside)
-			put_line(how->unnamed, e->rel, e->kind, e->h, e->target);
+			put_line_tail(how->unnamed, e->rel, len, e->kind, tail, e->target);
 		if (how->cache && e->kind == 'f')
 			remember(how->cache, e);
 		if (keep && e->kind == 'f') {
 			keep->paths[keep->n] = e->rel; /* handed over */
 			keep->digests[keep->n][0] = e->h[0];
-			keep->digests[keep->n][1] = e->h[1];
-			hash_put(&keep->index, e->rel, keep->n++);
+			keep->digests[keep->n++][1] = e->h[1];
 			e->rel = NULL;
 		}
 		free(e->rel);
@@ -901,10 +935,33 @@ void fingerprint_cache_close_into(struct fingerprint_cache *c, struct file_diges
 		fingerprint_cache_close(c);
 }
 
+/* k's index, made by the first caller that needs it (the reading's threads
+ * ask at once): an unchanged build needs none. */
+static void index_digests(const struct file_digests *kc)
+{
+	struct file_digests *k = (struct file_digests *)kc; /* the index only */
+	int state = __atomic_load_n(&k->index_state, __ATOMIC_ACQUIRE);
+	if (state == 2)
+		return;
+	if (state == 0 && __atomic_compare_exchange_n(&k->index_state, &state, 1, false,
+						      __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+		hash_reserve(&k->index, k->n);
+		for (size_t i = 0; i < k->n; i++)
+			hash_put(&k->index, k->paths[i], i);
+		__atomic_store_n(&k->index_state, 2, __ATOMIC_RELEASE);
+		return;
+	}
+	while (__atomic_load_n(&k->index_state, __ATOMIC_ACQUIRE) != 2)
+		sched_yield();
+}
+
 bool file_digests_get(const struct file_digests *k, const char *path, unsigned long long out[2])
 {
 	size_t i;
-	if (!k || !k->index.n || !hash_get(&k->index, path, &i))
+	if (!k || !k->n)
+		return false;
+	index_digests(k);
+	if (!hash_get(&k->index, path, &i))
 		return false;
 	out[0] = k->digests[i][0];
 	out[1] = k->digests[i][1];

@@ -30,7 +30,7 @@ void fingerprint_tree(struct buf *manifest, const char *root, const char *rel, i
 /* Regular files' digests, by their path under root ("content/a.md"), so
  * that what was hashed once is not hashed again. */
 struct file_digests {
-	struct hash index;   /* path -> slot */
+	struct hash index;   /* path -> slot (see index_state) */
 	char **paths;
 	unsigned long long (*digests)[2];
 	size_t n;
@@ -42,6 +42,7 @@ struct file_digests {
 	int depth;           /* the deepest of them (1: a folder of the walked one) */
 	pthread_t saver;     /* fingerprint_cache_close_into's, while saving */
 	bool saving;
+	int index_state;     /* index: 0 not made, 1 being made, 2 made (on first use) */
 };
 /* Digests known by the files' stat from the last run over the same folder
  * (<dir>/.ssg-cache/files.bin): a file whose stat (device, inode, size,
