@@ -11,6 +11,8 @@
 #               disk (the same with the corpus and output under $B), or
 #               edit (tmpfs: a list entry edited, then built incrementally),
 #               link (tmpfs: a link to a new resource added, then built),
+#               prose (tmpfs: a paragraph appended after the first document's
+#               list, then built: a page patched, build_patch.h),
 #               portal (tmpfs: the bundled portal, forced, output removed
 #               first, each side in a fresh clone of this repository, so
 #               that git's log runs as in CI; times to the microsecond)
@@ -31,7 +33,7 @@ B=${B:-/tmp/ssg-bench}
 CORPUS=${CORPUS:-$B/c10000}
 [ -d "$CORPUS/content" ] || { echo "ab: no corpus at $CORPUS (scripts/bench.sh corpora)" >&2; exit 1; }
 case $WORK in
-clean | edit | link | portal) D=/dev/shm/ssg-ab ;;
+clean | edit | link | prose | portal) D=/dev/shm/ssg-ab ;;
 disk) D=$B/ab ;;
 *) echo "ab: unknown workload '$WORK'" >&2; exit 2 ;;
 esac
@@ -71,6 +73,14 @@ run() {
 		s=$(date +%s%N)
 		"$(bin "$side")" build -q -s "$src" >/dev/null 2>&1
 		;;
+	prose)
+		# a paragraph after the list, as in bench.sh's prose edit
+		local doc
+		doc=$(find "$src/content" -name '*.md' | sort | sed -n 1p)
+		printf '\n\nEdited at %s.\n' "$(date +%s%N)" >>"$doc"
+		s=$(date +%s%N)
+		"$(bin "$side")" build -q -s "$src" >/dev/null 2>&1
+		;;
 	link)
 		# a new entry linking to a resource no document cites, as in
 		# bench.sh's link edit
@@ -91,7 +101,7 @@ run() {
 # the next)
 for side in old new; do
 	run "$side" >/dev/null
-	[ "$WORK" = edit ] || [ "$WORK" = link ] && run "$side" >/dev/null && run "$side" >/dev/null
+	case $WORK in edit | link | prose) run "$side" >/dev/null && run "$side" >/dev/null ;; esac
 done
 for i in $(seq 1 "$PAIRS"); do
 	# alternate which side goes first

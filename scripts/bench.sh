@@ -15,7 +15,8 @@
 # Environment: B (work dir, default /tmp/ssg-bench), SSG (binary, default ./ssg),
 # GEN (corpus generator, default ../shared/bench/gen_corpus.py), CORPUS (an
 # existing corpus folder with content/: used instead of generating),
-# RUNS (hyperfine runs for N=10,000, default 5).
+# RUNS (hyperfine runs for N=10,000, default 5), KINDS (the edit step's
+# kinds of edit, default "entry longest link prose").
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")/.." && pwd)
 B=${B:-/tmp/ssg-bench}
@@ -110,7 +111,7 @@ edit() {  # one document edited, then built: ssg's incremental build, Hugo's bui
 	local doc=00000-megatron-references.md
 	cp "$B/c10000/content/$doc" "$B/edit-c.md"
 	cp "$B/h10000/content/$doc" "$B/edit-h.md"
-	for kind in entry longest link prose; do
+	for kind in ${KINDS:-entry longest link prose}; do
 		local line='echo "Edited at $(date +%s%N)."'
 		[ $kind = longest ] && line='echo "Edited at $(date +%s%N), a description longer than any other this resource is given, which makes it the description every page showing the resource shows."'
 		[ $kind = prose ] && line='printf "\n\nEdited at %s.\n" "$(date +%s%N)"'
