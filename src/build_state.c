@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -501,6 +502,9 @@ int doc_pages_load(struct doc_pages *p, const char *outdir, const char frame[33]
 	size_t wl = build_state_read_headed(outdir, BUILD_DOCS_FILE, DOCS_MAGIC " ", frame, &b);
 	if (!wl)
 		return -1;
+	/* the records' strings are left in b, unescaped in place: 10,000
+	 * records, each two copies, took 7 ms of a prose edit's 50 */
+	bool in_place = !p->block;
 	char *line = b.p + wl, *next;
 	for (; *line && (next = strchr(line, '\n')); line = next + 1) {
 		*next = '\0';
@@ -516,8 +520,16 @@ int doc_pages_load(struct doc_pages *p, const char *outdir, const char frame[33]
 			continue;
 		rest++;
 		char *rel = take_field(&rest), *page = take_field(&rest);
-		if (rel && page)
+		if (rel && page && in_place) {
+			p->v = xgrow(p->v, &p->cap, p->n + 1, sizeof *p->v);
+			p->v[p->n] = (struct doc_page_rec){rel, page, {d[0], d[1]}, at, len};
+			hash_put(&p->index, rel, p->n++); /* a later record wins */
+		} else if (rel && page)
 			doc_pages_add(p, rel, page, d, at, len);
+	}
+	if (in_place) {
+		p->nblock = b.n + 1;
+		p->block = buf_detach(&b);
 	}
 	buf_free(&b);
 	return 0;
@@ -563,13 +575,23 @@ int doc_pages_append(const char *outdir, const struct doc_page_rec *r, size_t n)
 	return rc;
 }
 
+/* Whether s lies in the block doc_pages_load read (not its own). */
+static bool in_block(const struct doc_pages *p, const char *s)
+{
+	return p->block && (uintptr_t)s >= (uintptr_t)p->block &&
+	       (uintptr_t)s < (uintptr_t)p->block + p->nblock;
+}
+
 void doc_pages_free(struct doc_pages *p)
 {
 	for (size_t i = 0; i < p->n; i++) {
-		free(p->v[i].relpath);
-		free(p->v[i].page);
+		if (!in_block(p, p->v[i].relpath))
+			free(p->v[i].relpath);
+		if (!in_block(p, p->v[i].page))
+			free(p->v[i].page);
 	}
 	free(p->v);
+	free(p->block);
 	hash_free(&p->index);
 	memset(p, 0, sizeof *p);
 }

@@ -137,6 +137,9 @@ struct doc_pages {
 	struct hash index;   /* relpath -> its latest record */
 	struct doc_page_rec *v;
 	size_t n, cap;
+	char *block;         /* the file doc_pages_load read, whose records' strings
+			      * lie in it (the others are each their own) */
+	size_t nblock;
 };
 
 /* The path under content/ of a document whose digest a fingerprint kept

@@ -1,7 +1,8 @@
 /* test_build_state: the documents' pages (.ssg-docs) come back as saved,
  * field for field: paths with tabs, newlines and backslashes in them,
  * places before the body (-1: none) and lengths of any size; a file saved
- * under another frame is not read; a damaged line is left out. */
+ * under another frame is not read; a damaged line is left out; a record
+ * added to the ones read is found beside them, and all are freed. */
 #include "testutil.h"
 
 #include <unistd.h>
@@ -45,6 +46,12 @@ static void test_doc_pages_round_trip(void **state)
 		assert_int_equal(r->at, recs[i].at);
 		assert_int_equal(r->len, recs[i].len);
 	}
+	/* a record added to the ones read (their strings lie in the file's
+	 * bytes, its own are its own): both found, both freed */
+	unsigned long long d2[2] = {7, 8};
+	doc_pages_add(&q, "added.md", "added/index.html", d2, 3, 4);
+	assert_string_equal(doc_pages_find(&q, "added.md")->page, "added/index.html");
+	assert_string_equal(doc_pages_find(&q, recs[0].rel)->page, recs[0].page);
 	doc_pages_free(&q);
 	/* another frame: nothing */
 	char other[33];
