@@ -461,14 +461,19 @@ const char *doc_pages_document(const char *kept_path)
 	return source_is_document(kept_path + 8) ? kept_path + 8 : NULL;
 }
 
+/* A record whose strings p takes as they are. */
+static void add_record(struct doc_pages *p, char *relpath, char *page,
+		       const unsigned long long digest[2], long at, long len)
+{
+	p->v = xgrow(p->v, &p->cap, p->n + 1, sizeof *p->v);
+	p->v[p->n] = (struct doc_page_rec){relpath, page, {digest[0], digest[1]}, at, len};
+	hash_put(&p->index, relpath, p->n++); /* a later record wins */
+}
+
 void doc_pages_add(struct doc_pages *p, const char *relpath, const char *page,
 		   const unsigned long long digest[2], long at, long len)
 {
-	p->v = xgrow(p->v, &p->cap, p->n + 1, sizeof *p->v);
-	p->v[p->n] = (struct doc_page_rec){xstrdup(relpath), xstrdup(page), {digest[0], digest[1]},
-					   at, len};
-	hash_put(&p->index, p->v[p->n].relpath, p->n); /* a later record wins */
-	p->n++;
+	add_record(p, xstrdup(relpath), xstrdup(page), digest, at, len);
 }
 
 const struct doc_page_rec *doc_pages_find(const struct doc_pages *p, const char *relpath)
@@ -520,11 +525,9 @@ int doc_pages_load(struct doc_pages *p, const char *outdir, const char frame[33]
 			continue;
 		rest++;
 		char *rel = take_field(&rest), *page = take_field(&rest);
-		if (rel && page && in_place) {
-			p->v = xgrow(p->v, &p->cap, p->n + 1, sizeof *p->v);
-			p->v[p->n] = (struct doc_page_rec){rel, page, {d[0], d[1]}, at, len};
-			hash_put(&p->index, rel, p->n++); /* a later record wins */
-		} else if (rel && page)
+		if (rel && page && in_place)
+			add_record(p, rel, page, d, at, len);
+		else if (rel && page)
 			doc_pages_add(p, rel, page, d, at, len);
 	}
 	if (in_place) {

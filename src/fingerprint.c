@@ -182,12 +182,11 @@ struct fingerprint_cache {
 	 * after the last found. The indexes below are made only when a guess
 	 * misses (an edit that adds or removes a file): 10,000 paths hashed
 	 * for nothing in most runs. */
-	struct hash index;         /* path -> slot of old (once made) */
-	bool indexed;              /* made (read and set under index_lock) */
-	pthread_mutex_t index_lock;
+	struct hash index;         /* path -> slot of old (index_once) */
+	int indexed;
 	size_t tree_cursor;        /* where the last tree's files began in old */
-	struct hash folder_index;  /* path -> slot of old_folders (once made) */
-	bool folders_indexed;
+	struct hash folder_index;  /* path -> slot of old_folders (index_once) */
+	int folders_indexed;
 	size_t folder_cursor;      /* the slot after the folder last found */
 	long long old_taken_ns;    /* when the last run began to stat */
 	long long taken_ns;        /* when this one did */
@@ -255,6 +254,27 @@ static void add_entry(struct walk *w, char *rel, char *full, char kind, int dir)
 	w->v[w->n++] = (struct entry){.rel = rel, .full = full, .dir = dir, .kind = kind};
 }
 
+/* An index of n records' paths (each record's first member, records `size`
+ * bytes apart), made by the first caller that needs it; *state: 0 not made,
+ * 1 being made (others wait), 2 made. The walk's threads may ask at once. */
+static void index_once(struct hash *index, int *state, const void *records, size_t n,
+		       size_t size)
+{
+	int now = __atomic_load_n(state, __ATOMIC_ACQUIRE);
+	if (now == 2)
+		return;
+	if (now == 0 &&
+	    __atomic_compare_exchange_n(state, &now, 1, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+		hash_reserve(index, n);
+		for (size_t i = 0; i < n; i++)
+			hash_put(index, *(char *const *)((const char *)records + i * size), i);
+		__atomic_store_n(state, 2, __ATOMIC_RELEASE);
+		return;
+	}
+	while (__atomic_load_n(state, __ATOMIC_ACQUIRE) != 2)
+		sched_yield();
+}
+
 /* The names the last run listed in the folder at rel, when they are still
  * what it holds: the folder's stat is the one taken then, and was already
  * over a second old when that run began. Making, removing or renaming an
@@ -267,12 +287,8 @@ static const struct known_folder *kept_folder(struct fingerprint_cache *c, const
 		return NULL;
 	size_t i = c->folder_cursor;
 	if (i >= c->nold_folders || strcmp(c->old_folders[i].path, rel)) {
-		if (!c->folders_indexed) { /* walks run on one thread */
-			hash_reserve(&c->folder_index, c->nold_folders);
-			for (size_t k = 0; k < c->nold_folders; k++)
-				hash_put(&c->folder_index, c->old_folders[k].path, k);
-			c->folders_indexed = true;
-		}
+		index_once(&c->folder_index, &c->folders_indexed, c->old_folders, c->nold_folders,
+			   sizeof *c->old_folders);
 		if (!hash_get(&c->folder_index, rel, &i))
 			return NULL;
 	}
@@ -400,16 +416,7 @@ static bool known_digest(struct fingerprint_cache *c, const struct entry *e, siz
 		return false;
 	size_t i = guess;
 	if (i >= c->nold || strcmp(c->old[i].path, e->rel)) {
-		if (!__atomic_load_n(&c->indexed, __ATOMIC_ACQUIRE)) {
-			pthread_mutex_lock(&c->index_lock);
-			if (!c->indexed) {
-				hash_reserve(&c->index, c->nold);
-				for (size_t k = 0; k < c->nold; k++)
-					hash_put(&c->index, c->old[k].path, k);
-				__atomic_store_n(&c->indexed, true, __ATOMIC_RELEASE);
-			}
-			pthread_mutex_unlock(&c->index_lock);
-		}
+		index_once(&c->index, &c->indexed, c->old, c->nold, sizeof *c->old);
 		if (!hash_get(&c->index, e->rel, &i))
 			return false;
 	}
@@ -745,7 +752,6 @@ static void load_known(struct fingerprint_cache *c, const struct buf *b)
 struct fingerprint_cache *fingerprint_cache_open(const char *dir, bool trust)
 {
 	struct fingerprint_cache *c = xcalloc(1, sizeof *c);
-	pthread_mutex_init(&c->index_lock, NULL);
 	c->dir = xstrdup(dir);
 	c->taken_ns = realtime_ns();
 	int cfd = trust ? path_open_subdir(dir, FINGERPRINT_CACHE_DIR, false) : -1;
@@ -915,7 +921,6 @@ void fingerprint_cache_close(struct fingerprint_cache *c)
 	free(c->now_folders);
 	hash_free(&c->index);
 	hash_free(&c->folder_index);
-	pthread_mutex_destroy(&c->index_lock);
 	free(c->dir);
 	free(c);
 }
@@ -935,32 +940,15 @@ void fingerprint_cache_close_into(struct fingerprint_cache *c, struct file_diges
 		fingerprint_cache_close(c);
 }
 
-/* k's index, made by the first caller that needs it (the reading's threads
- * ask at once): an unchanged build needs none. */
-static void index_digests(const struct file_digests *kc)
-{
-	struct file_digests *k = (struct file_digests *)kc; /* the index only */
-	int state = __atomic_load_n(&k->index_state, __ATOMIC_ACQUIRE);
-	if (state == 2)
-		return;
-	if (state == 0 && __atomic_compare_exchange_n(&k->index_state, &state, 1, false,
-						      __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
-		hash_reserve(&k->index, k->n);
-		for (size_t i = 0; i < k->n; i++)
-			hash_put(&k->index, k->paths[i], i);
-		__atomic_store_n(&k->index_state, 2, __ATOMIC_RELEASE);
-		return;
-	}
-	while (__atomic_load_n(&k->index_state, __ATOMIC_ACQUIRE) != 2)
-		sched_yield();
-}
-
 bool file_digests_get(const struct file_digests *k, const char *path, unsigned long long out[2])
 {
 	size_t i;
 	if (!k || !k->n)
 		return false;
-	index_digests(k);
+	/* made by the first caller (the reading's threads ask at once): an
+	 * unchanged build needs none; the index only, hence the cast */
+	struct file_digests *m = (struct file_digests *)k;
+	index_once(&m->index, &m->index_state, k->paths, k->n, sizeof *k->paths);
 	if (!hash_get(&k->index, path, &i))
 		return false;
 	out[0] = k->digests[i][0];

@@ -173,7 +173,7 @@ static void tree_digest(unsigned long long dev, unsigned long long ino, const ch
 }
 
 /* The listings kept for the staging tree (returned, for
- * tree_list_start_borrowed) and for the site in place (o->final_hint):
+ * tree_list_start_after) and for the site in place (o->final_hint):
  * both lie in the file, mapped (o->trees_map, kept until output_free), not
  * copied: at 10,000 documents the file is 6.7 MB, read and then copied
  * before. */

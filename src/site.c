@@ -752,10 +752,15 @@ static void let_go(const struct build_opts *o, struct site *s, char *outdir,
  * about 90 MB on its main thread. The portal's build in full (163 kB of
  * records) took 320 faults there: its pages cost more than its records
  * (0.965-0.981 of its time with 2 MB warmed, 40 pairs each way). */
+static size_t model_warmth(size_t records)
+{
+	return records / 10 * 6 > SITE_MODEL_LEAST_WARMTH ? records / 10 * 6
+							   : SITE_MODEL_LEAST_WARMTH;
+}
+
 size_t site_model_warmth(const char *source_dir)
 {
-	size_t n = path_regular_size(source_dir, DOC_CACHE_DIR "/" DOC_CACHE_NAME) / 10 * 6;
-	return n > SITE_MODEL_LEAST_WARMTH ? n : SITE_MODEL_LEAST_WARMTH;
+	return model_warmth(path_regular_size(source_dir, DOC_CACHE_DIR "/" DOC_CACHE_NAME));
 }
 
 /* A build in full on small pages (heap_warm.h): the memory its model and
@@ -770,9 +775,9 @@ static void warm_for_model(const char *src, int threads)
 {
 	if (!heap_warm_enabled())
 		return;
-	heap_warm_to(site_model_warmth(src));
-	heap_warm_workers(path_regular_size(src, DOC_CACHE_DIR "/" DOC_CACHE_NAME) / 8,
-			  (unsigned)threads * 2);
+	size_t records = path_regular_size(src, DOC_CACHE_DIR "/" DOC_CACHE_NAME);
+	heap_warm_to(model_warmth(records));
+	heap_warm_workers(records / 8, (unsigned)threads * 2);
 }
 
 int site_build(const struct build_opts *o, struct diags *d, struct build_stats *st)
