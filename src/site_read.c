@@ -12,6 +12,7 @@
 #include "gitdates.h"
 #include "hash.h"
 #include "html.h"
+#include "map_warm.h"
 #include "path.h"
 #include "pool.h"
 #include "utf8.h"
@@ -279,6 +280,10 @@ static void start_cache_update(struct site *s, struct doc_cache *cache, const ch
 		run_cache_update(u);
 }
 
+/* A document cache this large (about 500 documents) is worth a thread that
+ * makes its mapping present ahead of the reading (map_warm.h). */
+#define WARM_CACHE_BYTES ((size_t)8 << 20)
+
 void site_read_documents(struct site *s, const struct build_opts *o, const char *content,
 			 const char **rels, size_t ndocs)
 {
@@ -291,6 +296,7 @@ void site_read_documents(struct site *s, const struct build_opts *o, const char 
 	struct doc_cache cache;
 	char env[33];
 	memset(&cache, 0, sizeof cache);
+	struct map_warming warming = {0};
 	if (doc_cache_env_for(s->source_dir, o->readonly, env)) {
 		if (o->readonly)
 			doc_cache_load_readonly(&cache, s->source_dir, env);
@@ -315,6 +321,9 @@ void site_read_documents(struct site *s, const struct build_opts *o, const char 
 		cache.map_kept = true;
 		s->docs_map = cache.data;
 		s->docs_map_len = cache.len;
+		/* read whole, but for the bodies: present at once, not by faults */
+		if (!o->readonly && cache.len >= WARM_CACHE_BYTES)
+			map_warm_start(&warming, cache.data, cache.len);
 	} else if (!o->readonly)
 		job.stream = doc_cache_stream_begin(s->source_dir, env, ndocs);
 	/* git's one log runs while the documents are read and modelled; not for
@@ -322,6 +331,7 @@ void site_read_documents(struct site *s, const struct build_opts *o, const char 
 	 * longer than the check) */
 	s->dates = o->readonly ? NULL : start_dates(s->source_dir, env, !o->force);
 	pool_run(s->jobs, ndocs, read_one, &job);
+	map_warm_join(&warming);
 	if (job.entries)
 		start_cache_update(s, &cache, env, rels, job.entries, ndocs);
 	else
