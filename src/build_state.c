@@ -7,6 +7,7 @@
 #include "gitdates.h"
 #include "linkcheck.h"
 #include "local_key.h"
+#include "map_warm.h"
 #include "output.h"
 #include "path.h"
 #include "source.h"
@@ -688,21 +689,22 @@ struct section_load {
 	bool ok;
 };
 
-/* The part at *at (moved past it); L->ok when it is whole. */
-static void parse_section(struct section_load *L, const struct buf *b, size_t *at)
+/* The part at *at of the state's n bytes (moved past it); L->ok when it is
+ * whole. */
+static void parse_section(struct section_load *L, const char *bytes, size_t n, size_t *at)
 {
 	L->ok = false;
-	if (b->n - *at < sizeof L->head) {
-		*at = b->n;
+	if (n - *at < sizeof L->head) {
+		*at = n;
 		return;
 	}
-	memcpy(L->head, b->p + *at, sizeof L->head);
+	memcpy(L->head, bytes + *at, sizeof L->head);
 	*at += sizeof L->head;
-	if (L->head[3] > (b->n - *at) / sizeof *L->r->v) {
-		*at = b->n;
+	if (L->head[3] > (n - *at) / sizeof *L->r->v) {
+		*at = n;
 		return;
 	}
-	L->records = b->p + *at;
+	L->records = bytes + *at;
 	*at += L->head[3] * sizeof *L->r->v;
 	L->ok = true;
 }
@@ -726,6 +728,9 @@ static void verify_section(struct section_load *L)
 	}
 	r->bytes = map;
 	r->nbytes = (size_t)st.st_size;
+	/* every record is read from it, most of them copied out: present at
+	 * once (55 MB of resources.json at 10,000 documents: 1,100 faults) */
+	map_warm(map, r->nbytes);
 	r->dev = (unsigned long long)st.st_dev;
 	r->ino = (unsigned long long)st.st_ino;
 	/* the bytes the records point into, not a file changed since: the
@@ -760,11 +765,16 @@ void json_records_load(struct json_records r[NDATA_KEPT], const char *outdir,
 		       const char *source_dir)
 {
 	memset(r, 0, NDATA_KEPT * sizeof *r);
-	struct buf b = BUF_INIT, seen = BUF_INIT;
+	struct buf seen = BUF_INIT;
 	char *file = path_join(outdir, BUILD_JSON_FILE);
 	char *folder = realpath(outdir, NULL);
 	size_t ml = strlen(JSON_MAGIC);
-	if (buf_read_file(&b, file) == 0 && b.n >= ml && !memcmp(b.p, JSON_MAGIC, ml)) {
+	/* mapped, not read: its records are copied once, into their block */
+	struct stat st;
+	const char *state = path_map_regular_at(AT_FDCWD, file, (size_t)1 << 30, &st);
+	size_t n = state ? (size_t)st.st_size : 0;
+	if (state && n >= ml && !memcmp(state, JSON_MAGIC, ml)) {
+		map_warm(state, n);
 		if (folder)
 			seen_read(source_dir, &seen);
 		struct section_load loads[NDATA_KEPT];
@@ -775,14 +785,15 @@ void json_records_load(struct json_records r[NDATA_KEPT], const char *outdir,
 			if (folder && seen.n &&
 			    !seen_find(buf_cstr(&seen), folder, kept_files[i], &loads[i].seen))
 				memset(&loads[i].seen, 0, sizeof loads[i].seen);
-			parse_section(&loads[i], &b, &at);
+			parse_section(&loads[i], state, n, &at);
 		}
 		for (size_t i = 0; i < NDATA_KEPT; i++)
 			verify_section(&loads[i]);
 	}
+	if (state)
+		munmap((void *)state, n);
 	free(folder);
 	free(file);
-	buf_free(&b);
 	buf_free(&seen);
 }
 
