@@ -22,7 +22,8 @@ bool heap_warm_enabled(void);
 /* At least `bytes` of the calling thread's arena warmed, counting what this
  * thread warmed before (capped at a quarter of physical memory): the bytes
  * warmed now. Nothing when warming is off, or when less than a megabyte is
- * left to warm. */
+ * left to warm. From 32 MB on, a second thread makes half of it present
+ * while the caller makes the other half. */
 size_t heap_warm_to(size_t bytes);
 /* A block grown to cap bytes, of which the first `used` hold data: the rest
  * warmed, when warming is on and it is large (the arena's warmth is used

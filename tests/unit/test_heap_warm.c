@@ -1,7 +1,8 @@
 /* test_heap_warm: warming a thread's heap. Off until enabled, and refused
  * where GLIBC_TUNABLES says what malloc does with the thresholds it needs;
  * once on, memory malloc hands out after a warm takes no page faults (it was
- * made present in bulk and kept by the arena); a thread warms only what it
+ * made present in bulk and kept by the arena), also when the warm is large
+ * enough to be shared with a second thread; a thread warms only what it
  * has not warmed yet; of the threads told to warm as they start, the first
  * `count` do; a block grown by a megabyte or more has its new part warmed.
  * Where the kernel has no MADV_POPULATE_WRITE, nothing is
@@ -116,6 +117,46 @@ static void test_warmed_memory_takes_no_faults(void **state)
 	assert_true(faults < 64);
 }
 
+/* On a thread of its own (an arena of its own, nothing warmed yet): 64 MB
+ * warmed, which takes two threads (the pieces shared between them), then
+ * 48 MB of blocks written whole: 12,288 pages, each a fault had either
+ * thread's pieces not been warmed. */
+static void *warm_big(void *arg)
+{
+	(void)arg;
+	if (heap_warm_to(64 * MB) < 64 * MB)
+		return (void *)-1;
+	if (under_valgrind())
+		return NULL;
+	char *block[48];
+	long before = thread_faults();
+	for (int i = 0; i < 48; i++) {
+		block[i] = malloc(MB);
+		if (!block[i])
+			return (void *)-1;
+		memset(block[i], i + 1, MB);
+	}
+	long faults = thread_faults() - before;
+	for (int i = 0; i < 48; i++)
+		free(block[i]);
+	return (void *)faults;
+}
+
+static void test_warmed_by_two_threads(void **state)
+{
+	(void)state;
+	unsetenv("GLIBC_TUNABLES");
+	ENABLE_OR_RETURN();
+	if (!kernel_populates())
+		return;
+	pthread_t t;
+	void *got;
+	assert_int_equal(pthread_create(&t, NULL, warm_big, NULL), 0);
+	assert_int_equal(pthread_join(t, &got), 0);
+	assert_true((long)got >= 0);
+	assert_true((long)got < 64);
+}
+
 /* Faults taken writing [p + from, p + to). */
 static long faults_writing(char *p, size_t from, size_t to)
 {
@@ -182,6 +223,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_off_until_enabled),
 		cmocka_unit_test(test_warmed_memory_takes_no_faults),
+		cmocka_unit_test(test_warmed_by_two_threads),
 		cmocka_unit_test(test_workers),
 		cmocka_unit_test(test_grown),
 	};
