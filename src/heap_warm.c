@@ -136,7 +136,7 @@ size_t heap_warm_to(size_t bytes)
 		}
 	if (two) {
 		pthread_join(t, NULL);
-		if (!odd.ok)
+		if (!odd.ok) /* some odd piece is cold: count none */
 			upto = 0;
 	}
 	size_t done = 0;

@@ -35,7 +35,7 @@ void page_items_load(struct page_items *p, const char *outdir, const char env[33
 	at += sizeof counts;
 	if (counts[1] > (b.n - at) / sizeof *p->v)
 		goto out;
-	size_t entries = at, nentries = counts[1];
+	size_t entries_at = at, nentries = counts[1];
 	at += nentries * sizeof *p->v;
 	for (unsigned long long k = 0; k < counts[0]; k++) {
 		struct page_head h;
@@ -57,7 +57,7 @@ void page_items_load(struct page_items *p, const char *outdir, const char env[33
 	 * block they were read into: 7 MB at 10,000 documents, copied into
 	 * fresh memory they cost a page fault each 4 KB (the block holds the
 	 * heads and the first line as well: room for one more entry) */
-	memmove(b.p, b.p + entries, nentries * sizeof *p->v);
+	memmove(b.p, b.p + entries_at, nentries * sizeof *p->v);
 	p->v = (struct page_item *)(void *)b.p;
 	p->n = nentries;
 	p->cap = b.cap / sizeof *p->v;

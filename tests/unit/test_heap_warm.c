@@ -19,17 +19,9 @@
 #include <sys/mman.h>
 #include <sys/resource.h>
 
-#if defined(__SANITIZE_ADDRESS__)
-#define ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define ASAN 1
-#endif
-#endif
-
 #define MB ((size_t)1 << 20)
 
-#ifdef ASAN
+#ifdef TEST_ASAN
 /* ASan's malloc: refused, and nothing warmed */
 #define ENABLE_OR_RETURN()                                                                      \
 	do {                                                                                     \
@@ -57,13 +49,6 @@ static bool under_valgrind(void)
 {
 	const char *pre = getenv("LD_PRELOAD");
 	return pre && strstr(pre, "vgpreload");
-}
-
-static long thread_faults(void)
-{
-	struct rusage ru;
-	assert_int_equal(getrusage(RUSAGE_THREAD, &ru), 0);
-	return ru.ru_minflt;
 }
 
 static void test_off_until_enabled(void **state)
@@ -105,13 +90,13 @@ static void test_warmed_memory_takes_no_faults(void **state)
 	/* 12 MB in blocks, each written whole: 3,072 pages, each a fault
 	 * had they not been warmed */
 	char *block[12];
-	long before = thread_faults();
+	long before = test_thread_faults();
 	for (int i = 0; i < 12; i++) {
 		block[i] = malloc(MB);
 		assert_non_null(block[i]);
 		memset(block[i], i + 1, MB);
 	}
-	long faults = thread_faults() - before;
+	long faults = test_thread_faults() - before;
 	for (int i = 0; i < 12; i++)
 		free(block[i]);
 	assert_true(faults < 64);
@@ -129,14 +114,14 @@ static void *warm_big(void *arg)
 	if (under_valgrind())
 		return NULL;
 	char *block[48];
-	long before = thread_faults();
+	long before = test_thread_faults();
 	for (int i = 0; i < 48; i++) {
 		block[i] = malloc(MB);
 		if (!block[i])
 			return (void *)-1;
 		memset(block[i], i + 1, MB);
 	}
-	long faults = thread_faults() - before;
+	long faults = test_thread_faults() - before;
 	for (int i = 0; i < 48; i++)
 		free(block[i]);
 	return (void *)faults;
@@ -160,9 +145,9 @@ static void test_warmed_by_two_threads(void **state)
 /* Faults taken writing [p + from, p + to). */
 static long faults_writing(char *p, size_t from, size_t to)
 {
-	long before = thread_faults();
+	long before = test_thread_faults();
 	memset(p + from, 7, to - from);
-	return thread_faults() - before;
+	return test_thread_faults() - before;
 }
 
 /* A block grown by a megabyte or more has its new part warmed; one grown by

@@ -16,28 +16,13 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-#if defined(__SANITIZE_ADDRESS__)
-#define ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define ASAN 1
-#endif
-#endif
-
-#ifdef ASAN
+#ifdef TEST_ASAN
 #define COUNTS_FAULTS false
 #else
 #define COUNTS_FAULTS true
 #endif
 
 #define SIZE ((size_t)4 << 20)
-
-static long thread_faults(void)
-{
-	struct rusage ru;
-	assert_int_equal(getrusage(RUSAGE_THREAD, &ru), 0);
-	return ru.ru_minflt;
-}
 
 /* A SIZE-byte file of a known pattern, its pages in the page cache, and a
  * fresh private mapping of it. */
@@ -73,11 +58,11 @@ static void unmap_file(const unsigned char *m, char *path)
  * faults the reading took. */
 static long read_pages(const unsigned char *m)
 {
-	long before = thread_faults();
+	long before = test_thread_faults();
 	for (size_t i = 0; i < SIZE; i += 4096)
 		assert_int_equal(m[i], (unsigned char)(i * 7 + i / 4096));
 	assert_int_equal(m[SIZE - 1], (unsigned char)((SIZE - 1) * 7 + (SIZE - 1) / 4096));
-	return thread_faults() - before;
+	return test_thread_faults() - before;
 }
 
 static void test_cold_mapping_faults(void **state)

@@ -9,8 +9,27 @@
 #include <stdlib.h>
 #include <string.h>
 #include <stdio.h>
+#include <sys/resource.h>
 
 #include "path.h"
+
+/* TEST_ASAN under AddressSanitizer, whose malloc and shadow memory change
+ * what a test of page faults can count. */
+#if defined(__SANITIZE_ADDRESS__)
+#define TEST_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define TEST_ASAN 1
+#endif
+#endif
+
+/* The page faults the calling thread has taken so far. */
+static inline long test_thread_faults(void)
+{
+	struct rusage ru;
+	assert_int_equal(getrusage(RUSAGE_THREAD, &ru), 0);
+	return ru.ru_minflt;
+}
 
 /* Read a whole file into a heap string (NULL when it cannot be read). */
 static inline char *test_read_file(const char *path, size_t *len)
