@@ -80,11 +80,16 @@ static bool populate(void *p, size_t n)
 	return false;
 }
 
-/* Pieces populated by a second thread (the odd ones) while the caller
- * populates the others. */
+/* A piece of a warm: malloc'd, then made present. */
+struct piece {
+	void *p;
+	size_t n;
+};
+
+/* The odd pieces, made present by a second thread while the caller makes
+ * the others present. */
 struct halves {
-	void **piece;
-	const size_t *size;
+	const struct piece *v;
 	size_t n;
 	bool ok;
 };
@@ -93,7 +98,7 @@ static void *populate_odd(void *arg)
 {
 	struct halves *h = arg;
 	for (size_t i = 1; i < h->n && h->ok; i += 2)
-		h->ok = populate(h->piece[i], h->size[i]);
+		h->ok = populate(h->v[i].p, h->v[i].n);
 	return NULL;
 }
 
@@ -107,30 +112,26 @@ size_t heap_warm_to(size_t bytes)
 	if (bytes < warmed + LEAST_WARMTH)
 		return 0;
 	size_t want = bytes - warmed, n = (want + PIECE - 1) / PIECE, got = 0;
-	void **piece = malloc(n * sizeof *piece);
-	size_t *size = malloc(n * sizeof *size);
-	if (!piece || !size) {
-		free(piece);
-		free(size);
+	struct piece *v = malloc(n * sizeof *v);
+	if (!v)
 		return 0;
-	}
 	/* all pieces held at once: freed one by one, each would be the next's */
 	for (size_t done = 0; got < n; got++) {
-		size[got] = want - done < PIECE ? want - done : PIECE;
-		if (!(piece[got] = malloc(size[got])))
+		v[got].n = want - done < PIECE ? want - done : PIECE;
+		if (!(v[got].p = malloc(v[got].n)))
 			break;
-		done += size[got];
+		done += v[got].n;
 	}
 	/* then made present, by two threads when there are many: the pages
 	 * are the kernel's to zero, at about 0.5 us each (a new link's build
 	 * at 10,000 documents warms 100 MB on its main thread while the other
 	 * processor waits for the model) */
-	struct halves odd = {piece, size, got, true};
+	struct halves odd = {v, got, true};
 	pthread_t t;
 	bool two = got >= TWO_THREAD_PIECES && pthread_create(&t, NULL, populate_odd, &odd) == 0;
 	size_t upto = got;
 	for (size_t i = 0; i < got; i += two ? 2 : 1)
-		if (!populate(piece[i], size[i])) {
+		if (!populate(v[i].p, v[i].n)) {
 			upto = i;
 			break;
 		}
@@ -141,11 +142,10 @@ size_t heap_warm_to(size_t bytes)
 	}
 	size_t done = 0;
 	for (size_t i = 0; i < upto; i++)
-		done += size[i];
+		done += v[i].n;
 	for (size_t i = got; i-- > 0;)
-		free(piece[i]);
-	free(piece);
-	free(size);
+		free(v[i].p);
+	free(v);
 	warmed += done;
 	return done;
 }
