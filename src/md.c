@@ -203,6 +203,9 @@ static char *tame_unclosed(const char *text, size_t len, const char *path, struc
 	return buf_detach(&out);
 }
 
+static void limit_and_make_safe(cmark_node *doc, int max_depth, const char *path,
+				bool escape_html, struct diags *d);
+
 cmark_node *md_parse_depth(const char *text, size_t len, const char *path, bool escape_html,
 			   int max_depth, struct diags *d)
 {
@@ -216,8 +219,7 @@ cmark_node *md_parse_depth(const char *text, size_t len, const char *path, bool 
 	cmark_node *doc = tamed ? ast_parse_markdown(tamed, strlen(tamed), opts)
 				: ast_parse_markdown(text, len, opts);
 	free(tamed);
-	md_limit_depth(doc, max_depth, path, d);
-	md_make_safe(doc, path, escape_html, d);
+	limit_and_make_safe(doc, max_depth, path, escape_html, d);
 	return doc;
 }
 
@@ -265,38 +267,74 @@ static void flatten(cmark_node *n)
 	cmark_node_free(n);
 }
 
-void md_limit_depth(cmark_node *doc, int max_depth, const char *path, struct diags *d)
+/* What one walk of a tree finds for the two passes after parsing: the
+ * outermost lists and quotes nested deeper than the limit (none looked for
+ * when max_depth is 0), and (when safe) the raw HTML nodes, links' and
+ * images' targets made safe as they are met. One walk, where the two passes
+ * each walked every node of the tree. */
+struct md_walk {
+	cmark_node **deep, **html;
+	size_t ndeep, deep_cap, nhtml, html_cap;
+};
+
+static void safe_link(cmark_node *n, cmark_node_type t, const char *path, struct diags *d);
+
+static void md_walk(cmark_node *doc, int max_depth, bool safe, const char *path,
+		    struct diags *d, struct md_walk *w)
 {
-	if (max_depth <= 0)
-		max_depth = MD_DEFAULT_MAX_DEPTH;
-	cmark_node **deep = NULL;
-	size_t ndeep = 0, cap = 0;
 	int depth = 0;
 	cmark_iter *it = cmark_iter_new(doc);
 	cmark_event_type ev;
 	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
 		cmark_node *n = cmark_iter_get_node(it);
-		if (!is_nesting(n))
-			continue;
-		if (ev == CMARK_EVENT_EXIT) {
-			depth--;
+		cmark_node_type t = cmark_node_get_type(n);
+		if (t == CMARK_NODE_LIST || t == CMARK_NODE_BLOCK_QUOTE) { /* is_nesting */
+			if (!max_depth)
+				continue;
+			if (ev == CMARK_EVENT_EXIT) {
+				depth--;
+				continue;
+			}
+			if (++depth == max_depth + 1) {
+				w->deep = xgrow(w->deep, &w->deep_cap, w->ndeep + 1, sizeof *w->deep);
+				w->deep[w->ndeep++] = n;
+			}
 			continue;
 		}
-		if (++depth == max_depth + 1) {
-			deep = xgrow(deep, &cap, ndeep + 1, sizeof *deep);
-			deep[ndeep++] = n;
-		}
+		if (!safe || ev != CMARK_EVENT_ENTER)
+			continue;
+		if (t == CMARK_NODE_HTML_BLOCK || t == CMARK_NODE_HTML_INLINE) {
+			w->html = xgrow(w->html, &w->html_cap, w->nhtml + 1, sizeof *w->html);
+			w->html[w->nhtml++] = n;
+		} else if (t == CMARK_NODE_LINK || t == CMARK_NODE_IMAGE)
+			safe_link(n, t, path, d);
 	}
 	cmark_iter_free(it);
-	if (ndeep)
-		diag_addc(d, SEV_WARNING, "too-deep", path, ast_line(deep[0]),
-			  cmark_node_get_start_column(deep[0]),
+}
+
+/* The deep nodes a walk found flattened, with one warning at the first. */
+static void limit_found(struct md_walk *w, int max_depth, const char *path, struct diags *d)
+{
+	if (w->ndeep)
+		diag_addc(d, SEV_WARNING, "too-deep", path, ast_line(w->deep[0]),
+			  cmark_node_get_start_column(w->deep[0]),
 			  "lists and quotes nest deeper than %d levels (limits.max_nesting): "
 			  "the deeper ones are flattened", max_depth);
 	/* outermost first: each collected node holds no other collected one */
-	for (size_t i = 0; i < ndeep; i++)
-		flatten(deep[i]);
-	free(deep);
+	for (size_t i = 0; i < w->ndeep; i++)
+		flatten(w->deep[i]);
+	free(w->deep);
+}
+
+static void html_found(struct md_walk *w, const char *path, bool escape_html, struct diags *d);
+
+void md_limit_depth(cmark_node *doc, int max_depth, const char *path, struct diags *d)
+{
+	if (max_depth <= 0)
+		max_depth = MD_DEFAULT_MAX_DEPTH;
+	struct md_walk w = {0};
+	md_walk(doc, max_depth, false, path, d, &w);
+	limit_found(&w, max_depth, path, d);
 }
 
 static cmark_node *safe_html_node(cmark_node *n, const char *path, bool escape_html,
@@ -349,55 +387,65 @@ static char *shown_url(const char *url)
 	return buf_detach(&b);
 }
 
+/* A link's or image's title cut to its bound, its target removed (with a
+ * warning) when too long or unsafe. */
+static void safe_link(cmark_node *n, cmark_node_type t, const char *path, struct diags *d)
+{
+	const char *url = cmark_node_get_url(n);
+	const char *title = cmark_node_get_title(n);
+	/* a reference definition gives its target and title to every link that
+	 * names it: a long one, named thousands of times, would be copied into
+	 * the page (and the resources) each time */
+	if (title && strlen(title) > MD_MAX_LINK_TITLE) {
+		char *cut = utf8_bound(xstrdup(title), MD_MAX_LINK_TITLE);
+		cmark_node_set_title(n, cut);
+		free(cut);
+	}
+	if (url && strlen(url) > MD_MAX_URL) {
+		diag_addc(d, SEV_WARNING, "unsafe-url", path, ast_line(n),
+			  cmark_node_get_start_column(n), "%s target longer than %d bytes removed",
+			  t == CMARK_NODE_LINK ? "link" : "image", MD_MAX_URL);
+		cmark_node_set_url(n, "");
+	} else if (url && *url && !sanitize_url_ok(url, strlen(url))) {
+		char *shown = shown_url(url);
+		diag_addc(d, SEV_WARNING, "unsafe-url", path, ast_line(n),
+			  cmark_node_get_start_column(n), "unsafe %s target \"%s\" removed",
+			  t == CMARK_NODE_LINK ? "link" : "image", shown);
+		free(shown);
+		cmark_node_set_url(n, "");
+	}
+}
+
+/* The raw HTML nodes a walk found replaced: after the walk, never editing
+ * the tree under a live iterator. */
+static void html_found(struct md_walk *w, const char *path, bool escape_html, struct diags *d)
+{
+	for (size_t i = 0; i < w->nhtml; i++) {
+		cmark_node *c = safe_html_node(w->html[i], path, escape_html, d);
+		ast_set_line(c, ast_line(w->html[i]));
+		cmark_node_replace(w->html[i], c);
+		cmark_node_free(w->html[i]);
+	}
+	free(w->html);
+}
+
 void md_make_safe(cmark_node *doc, const char *path, bool escape_html, struct diags *d)
 {
-	cmark_iter *it = cmark_iter_new(doc);
-	cmark_event_type ev;
-	cmark_node **html = NULL;
-	size_t nhtml = 0, cap = 0;
-	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
-		cmark_node *n = cmark_iter_get_node(it);
-		if (ev != CMARK_EVENT_ENTER)
-			continue;
-		cmark_node_type t = cmark_node_get_type(n);
-		if (t == CMARK_NODE_HTML_BLOCK || t == CMARK_NODE_HTML_INLINE) {
-			html = xgrow(html, &cap, nhtml + 1, sizeof *html);
-			html[nhtml++] = n;
-		} else if (t == CMARK_NODE_LINK || t == CMARK_NODE_IMAGE) {
-			const char *url = cmark_node_get_url(n);
-			const char *title = cmark_node_get_title(n);
-			/* a reference definition gives its target and title to every
-			 * link that names it: a long one, named thousands of times,
-			 * would be copied into the page (and the resources) each time */
-			if (title && strlen(title) > MD_MAX_LINK_TITLE) {
-				char *cut = utf8_bound(xstrdup(title), MD_MAX_LINK_TITLE);
-				cmark_node_set_title(n, cut);
-				free(cut);
-			}
-			if (url && strlen(url) > MD_MAX_URL) {
-				diag_addc(d, SEV_WARNING, "unsafe-url", path, ast_line(n),
-					  cmark_node_get_start_column(n),
-					  "%s target longer than %d bytes removed",
-					  t == CMARK_NODE_LINK ? "link" : "image", MD_MAX_URL);
-				cmark_node_set_url(n, "");
-			} else if (url && *url && !sanitize_url_ok(url, strlen(url))) {
-				char *shown = shown_url(url);
-				diag_addc(d, SEV_WARNING, "unsafe-url", path, ast_line(n),
-					  cmark_node_get_start_column(n),
-					  "unsafe %s target \"%s\" removed",
-					  t == CMARK_NODE_LINK ? "link" : "image", shown);
-				free(shown);
-				cmark_node_set_url(n, "");
-			}
-		}
-	}
-	cmark_iter_free(it);
-	/* replace after the walk: never edit the tree under a live iterator */
-	for (size_t i = 0; i < nhtml; i++) {
-		cmark_node *c = safe_html_node(html[i], path, escape_html, d);
-		ast_set_line(c, ast_line(html[i]));
-		cmark_node_replace(html[i], c);
-		cmark_node_free(html[i]);
-	}
-	free(html);
+	struct md_walk w = {0};
+	md_walk(doc, 0, true, path, d, &w);
+	html_found(&w, path, escape_html, d);
+}
+
+/* Both passes in one walk: the deep lists flattened first (flattening moves
+ * the blocks it keeps, never frees an HTML node: those are not containers),
+ * then the HTML nodes replaced. */
+static void limit_and_make_safe(cmark_node *doc, int max_depth, const char *path,
+				bool escape_html, struct diags *d)
+{
+	if (max_depth <= 0)
+		max_depth = MD_DEFAULT_MAX_DEPTH;
+	struct md_walk w = {0};
+	md_walk(doc, max_depth, true, path, d, &w);
+	limit_found(&w, max_depth, path, d);
+	html_found(&w, path, escape_html, d);
 }

@@ -202,6 +202,45 @@ static void test_md_deep_lists(void **state)
 	buf_free(&b);
 }
 
+/* The nesting limit and the safety pass share one walk of the tree: raw HTML
+ * and unsafe links inside lists nested too deep are still made safe once
+ * those lists are flattened (the HTML nodes the walk found are moved, never
+ * freed, by the flattening). */
+static void test_md_deep_lists_unsafe_inside(void **state)
+{
+	(void)state;
+	ast_init();
+	struct buf b = BUF_INIT;
+	for (int i = 0; i < 12; i++) {
+		for (int k = 0; k < i; k++)
+			buf_puts(&b, "  ");
+		buf_printf(&b, "- level%d <b>bold</b> [x](javascript:alert(%d))\n", i, i);
+	}
+	for (int k = 0; k < 12; k++)
+		buf_puts(&b, "  ");
+	buf_puts(&b, "\n");
+	for (int k = 0; k < 12; k++)
+		buf_puts(&b, "  ");
+	buf_puts(&b, "<script>alert(1)</script>\n");
+	struct diags d = DIAGS_INIT;
+	cmark_node *doc = md_parse_depth(b.p, b.n, "u.md", true, 4, &d);
+	assert_true(container_depth(doc) <= 4);
+	assert_int_equal(count_code(&d, "too-deep"), 1);
+	assert_int_equal(count_code(&d, "unsafe-url"), 12);
+	assert_int_equal(count_type(doc, CMARK_NODE_HTML_INLINE), 0);
+	assert_int_equal(count_type(doc, CMARK_NODE_HTML_BLOCK), 0);
+	assert_true(has_text(doc, "level11"));
+	char *html = cmark_render_html(doc, CMARK_OPT_DEFAULT | CMARK_OPT_UNSAFE, NULL);
+	assert_null(strstr(html, "<script"));
+	assert_null(strstr(html, "<b>"));
+	assert_null(strstr(html, "javascript:"));
+	assert_non_null(strstr(html, "<p class=\"raw-html\">&lt;script&gt;"));
+	free(html);
+	cmark_node_free(doc);
+	diags_free(&d);
+	buf_free(&b);
+}
+
 /* A 40,000-cell table row took 12 s to parse and render (cmark-gfm's tables
  * are quadratic in the cells of a row); rows past MD_MAX_TABLE_CELLS are
  * text now. Small tables stay tables. */
@@ -654,6 +693,7 @@ int main(void)
 		cmocka_unit_test(test_md_parallel_autolinks),
 		cmocka_unit_test(test_md_deep_quotes),
 		cmocka_unit_test(test_md_deep_lists),
+		cmocka_unit_test(test_md_deep_lists_unsafe_inside),
 		cmocka_unit_test(test_md_nesting_within_limit),
 		cmocka_unit_test(test_md_wide_table),
 		cmocka_unit_test(test_md_open_images),
