@@ -62,7 +62,35 @@ struct render_job {
 	struct search_words_done words_done;
 	pthread_mutex_t dates_lock;            /* the first task that shows dates waits for git */
 	bool dates_applied;                    /* it has: the rest take no lock */
+	struct buf *spare;                     /* page buffers between pages (under lock) */
+	size_t nspare, spare_cap;
 };
+
+/* A buffer for a page, one that an earlier page was made in when there is
+ * one: each page written before its buffer goes back, a thread makes its
+ * pages in memory it made them in before (warm in its cache), grown once to
+ * the largest, where a fresh buffer doubled from 64 bytes to the page's
+ * size, realloc copying it each time. At most one a thread is out. */
+static struct buf page_buf(struct render_job *j)
+{
+	struct buf b = BUF_INIT;
+	pthread_mutex_lock(&j->lock);
+	if (j->nspare)
+		b = j->spare[--j->nspare];
+	pthread_mutex_unlock(&j->lock);
+	buf_reset(&b);
+	return b;
+}
+
+/* b back to the spares, once its page is written (with j->lock held). */
+static void page_buf_back_locked(struct render_job *j, struct buf *b)
+{
+	if (b->p) {
+		j->spare = xgrow(j->spare, &j->spare_cap, j->nspare + 1, sizeof *j->spare);
+		j->spare[j->nspare++] = *b;
+	}
+	*b = (struct buf)BUF_INIT;
+}
 
 /* The documents' last-updated dates, before a task shows one (a document's
  * page, the sitemap, the feed): the first such task waits for git's log
@@ -183,7 +211,7 @@ static void emit_listing(struct render_job *j, struct page_task *t, const char *
 	struct page_items_source src;
 	bool found = j->items_before &&
 		     page_items_source_open(&src, j->items_before, path, j->out, &j->inputs) == 0;
-	struct buf b = BUF_INIT;
+	struct buf b = page_buf(j);
 	struct view_items vi = {found ? find_item : NULL, &src, NULL, 0, 0};
 	struct mustache_items places = {0};
 	struct val *v = make(s, t->index, t->sub, &vi);
@@ -226,12 +254,12 @@ static void emit_listing(struct render_job *j, struct page_task *t, const char *
 	diags_take(j->d, &local);
 	j->pages++;
 	j->items_kept += found ? src.used : 0;
+	page_buf_back_locked(j, &b);
 	pthread_mutex_unlock(&j->lock);
 	if (found)
 		page_items_source_close(&src);
 	free(vi.v);
 	mustache_items_free(&places);
-	buf_free(&b);
 }
 
 /* Where a resource page's descriptions went (each once, as its own: the
@@ -249,7 +277,7 @@ static void emit_noting(struct render_job *j, struct page_task *t, const char *t
 			struct val *v, const char *path, const struct val *watch, bool descs)
 {
 	struct mustache_items places = {0};
-	struct buf b = BUF_INIT;
+	struct buf b = page_buf(j);
 	struct diags local = DIAGS_INIT;
 	/* a page without inputs is known by its view's digest; one with inputs
 	 * that changed is rendered (its digest would be work for nothing most
@@ -284,9 +312,9 @@ static void emit_noting(struct render_job *j, struct page_task *t, const char *t
 	pthread_mutex_lock(&j->lock);
 	diags_take(j->d, &local);
 	j->pages++;
+	page_buf_back_locked(j, &b);
 	pthread_mutex_unlock(&j->lock);
 	mustache_items_free(&places);
-	buf_free(&b);
 	val_free(v);
 }
 
@@ -1016,6 +1044,9 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 				free(t->items);
 		}
 		page_items_free(&was.items);
+		for (size_t i = 0; i < j.nspare; i++)
+			buf_free(&j.spare[i]);
+		free(j.spare);
 		pthread_mutex_destroy(&j.lock);
 		pthread_mutex_destroy(&j.dates_lock);
 		diags_sort(d);
