@@ -90,6 +90,7 @@ struct static_file {
 };
 
 struct site_dates;
+struct nav_topics;
 
 struct site {
 	struct config cfg;
@@ -157,6 +158,7 @@ struct site {
 	unsigned long long *res_topic_bits; /* per resource, its topics as the bits of
 			       * one word, once classified (NULL: more than 64) */
 	struct val *nav_html[8];  /* the same rendered once (site.c), or NULL */
+	struct nav_topics *nav_topics; /* the sidebars of pages with a topic (view.c) */
 	struct diags diags;
 };
 

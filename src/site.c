@@ -523,20 +523,31 @@ static void render_one(void *ctx, size_t i)
 	free(path);
 }
 
+/* A topic tree made HTML through the theme's navtree partial (tpl: the
+ * templates); NULL when it fails. */
+static char *render_navtree(void *tpl, const struct val *nav)
+{
+	struct val *ctx = val_map();
+	val_setk(ctx, "nav", val_ref(nav));
+	struct buf b = BUF_INIT;
+	char *html = mustache_render(tpl, "navtree", ctx, &b, NULL) == 0 ? buf_detach(&b) : NULL;
+	buf_free(&b);
+	val_free(ctx);
+	return html;
+}
+
 /* The topic navigation without a current topic is the same on every page of
- * a depth: rendered once through the theme's navtree partial, pages with no
- * topic of their own insert it ({{{nav_html}}} in the layout). */
+ * a depth: rendered once, pages with no topic of their own insert it
+ * ({{{nav_html}}} in the layout). A topic's own is rendered once too, by
+ * the first of its pages at a depth (view.c). */
 static void prerender_nav(struct site *s, struct mustache_set *tpl)
 {
 	for (size_t depth = 0; depth < 8; depth++) {
-		struct val *ctx = val_map();
-		val_setk(ctx, "nav", val_ref(s->nav_cache[depth]));
-		struct buf b = BUF_INIT;
-		if (mustache_render(tpl, "navtree", ctx, &b, NULL) == 0)
-			s->nav_html[depth] = val_str_own(buf_detach(&b));
-		buf_free(&b);
-		val_free(ctx);
+		char *html = render_navtree(tpl, s->nav_cache[depth]);
+		if (html)
+			s->nav_html[depth] = val_str_own(html);
 	}
+	view_nav_render_with(s, render_navtree, tpl);
 }
 
 /* Every page of the site, in a fixed order (the data files first: the

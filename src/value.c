@@ -13,7 +13,12 @@
 
 static _Thread_local struct val_arena *current;
 
-void val_arena_use(struct val_arena *a) { current = a; }
+struct val_arena *val_arena_use(struct val_arena *a)
+{
+	struct val_arena *was = current;
+	current = a;
+	return was;
+}
 
 static void *arena_get(struct val_arena *a, size_t n) { return arena_alloc(&a->mem, n); }
 

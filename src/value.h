@@ -53,8 +53,9 @@ struct val_arena {
 	size_t nowned, capowned;
 };
 #define VAL_ARENA_INIT {ARENA_INIT, NULL, 0, 0}
-/* Make a the thread's current arena (NULL: back to the heap). */
-void val_arena_use(struct val_arena *a);
+/* Make a the thread's current arena (NULL: back to the heap); the one it
+ * was. */
+struct val_arena *val_arena_use(struct val_arena *a);
 /* Free everything a holds; a can be used again. */
 void val_arena_release(struct val_arena *a);
 

@@ -8,6 +8,7 @@
 #include "xalloc.h"
 
 #include <ctype.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -182,6 +183,79 @@ static struct val *nav_tree(const struct site *s, int current, const char *root)
 	return nav_level(s, -1, branch, nbranch, 0, current, root);
 }
 
+/* The sidebars of pages with a topic of their own, one for each topic and
+ * page depth, made the first time a page asks and shared by the pages after
+ * it: every document's page has its topic, and 10,000 of them made the same
+ * few dozen trees, each through the navtree partial again. */
+#define NAV_DEPTHS 8
+struct nav_topics {
+	pthread_mutex_t lock;
+	size_t ntopics;
+	struct val **tree, **html; /* [depth * ntopics + topic]; html NULL: none */
+	char *(*render)(void *ctx, const struct val *nav);
+	void *ctx;
+};
+
+static struct nav_topics *nav_topics_new(size_t ntopics)
+{
+	struct nav_topics *n = xcalloc(1, sizeof *n);
+	pthread_mutex_init(&n->lock, NULL);
+	n->ntopics = ntopics;
+	n->tree = xcalloc(NAV_DEPTHS * ntopics + 1, sizeof *n->tree);
+	n->html = xcalloc(NAV_DEPTHS * ntopics + 1, sizeof *n->html);
+	return n;
+}
+
+static void nav_topics_free(struct nav_topics *n)
+{
+	if (!n)
+		return;
+	for (size_t i = 0; i < NAV_DEPTHS * n->ntopics; i++) {
+		val_free(n->tree[i]);
+		val_free(n->html[i]);
+	}
+	free(n->tree);
+	free(n->html);
+	pthread_mutex_destroy(&n->lock);
+	free(n);
+}
+
+void view_nav_render_with(struct site *s, char *(*render)(void *ctx, const struct val *nav),
+			  void *ctx)
+{
+	if (!s->nav_topics)
+		return;
+	s->nav_topics->render = render;
+	s->nav_topics->ctx = ctx;
+}
+
+/* Page v's sidebar for topic `current` at depth: the shared one, made now
+ * if no page made it before (on the heap, not in the page's arena); false
+ * when there is none to share. */
+static bool nav_shared_for_topic(const struct site *s, struct val *v, size_t depth,
+				 int current, const char *root)
+{
+	struct nav_topics *n = s->nav_topics;
+	if (!n || depth >= NAV_DEPTHS || current < 0 || (size_t)current >= n->ntopics)
+		return false;
+	size_t k = depth * n->ntopics + (size_t)current;
+	pthread_mutex_lock(&n->lock);
+	if (!n->tree[k]) {
+		struct val_arena *page = val_arena_use(NULL);
+		n->tree[k] = nav_tree(s, current, root);
+		char *html = n->render ? n->render(n->ctx, n->tree[k]) : NULL;
+		if (html)
+			n->html[k] = val_str_own(html);
+		val_arena_use(page);
+	}
+	const struct val *tree = n->tree[k], *html = n->html[k];
+	pthread_mutex_unlock(&n->lock);
+	val_setk(v, "nav", val_ref(tree));
+	if (html)
+		val_setk(v, "nav_html", val_ref(html));
+	return true;
+}
+
 void view_prepare(struct site *s)
 {
 	/* each document's topic and its place there: asked for by its page, its
@@ -214,6 +288,7 @@ void view_prepare(struct site *s)
 		s->nav_cache[depth] = nav_tree(s, -1, buf_cstr(&root));
 		buf_free(&root);
 	}
+	s->nav_topics = nav_topics_new(s->ntopics);
 }
 
 void view_release(struct site *s)
@@ -232,6 +307,8 @@ void view_release(struct site *s)
 		val_free(s->nav_html[depth]);
 		s->nav_html[depth] = NULL;
 	}
+	nav_topics_free(s->nav_topics);
+	s->nav_topics = NULL;
 }
 
 /* The fields every page has. dir: the page's folder relative to the root. */
@@ -274,7 +351,7 @@ struct val *view_base(const struct site *s, const char *dir, const char *kind, c
 		if (s->nav_html[depth])
 			val_setk(v, "nav_html", val_ref(s->nav_html[depth]));
 	}
-	else
+	else if (!nav_shared_for_topic(s, v, depth, current_topic, root))
 		val_setk(v, "nav", nav_tree(s, current_topic, root));
 	val_setk(v, "breadcrumbs", val_list());
 	free(root);

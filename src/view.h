@@ -14,6 +14,12 @@
  * depth) before rendering in parallel; view_release frees them. */
 void view_prepare(struct site *s);
 void view_release(struct site *s);
+/* How the sidebar of a page with a topic is made into HTML once for every
+ * page of that topic and depth (view_prepare to view_release): render(ctx,
+ * nav) gives the HTML of the tree nav (heap, the caller's), or NULL to
+ * leave it to each page's template. */
+void view_nav_render_with(struct site *s, char *(*render)(void *ctx, const struct val *nav),
+			  void *ctx);
 
 /* Where each page lives, relative to the output root (a folder, "" for home). */
 char *view_doc_dir(const struct site *s, size_t d);

@@ -341,6 +341,66 @@ static void test_drafts_left_out_in_parallel(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
+/* The sidebar of a page between its <nav class="sidebar" and </nav>
+ * (heap), or NULL. */
+static char *sidebar_of(const char *out, const char *rel)
+{
+	char *page = read_out(out, rel);
+	char *from = strstr(page, "<nav class=\"sidebar\"");
+	char *to = from ? strstr(from, "</nav>") : NULL;
+	char *nav = to ? strndup(from, (size_t)(to - from)) : NULL;
+	free(page);
+	return nav;
+}
+
+/* A document's page marks its own topic in the sidebar, with links as deep
+ * as the page lies; the sidebar of a topic at a depth is made once and
+ * shared by the pages after (view.c), so pages of one topic and depth have
+ * the same sidebar, and the other topic's and depth's pages their own.
+ * Every thread count gives the one-thread site. */
+static void test_sidebar_marks_the_page_topic(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/ssg-e2e-sidebar-XXXXXX";
+	new_site(dir, "Sidebar");
+	put_file(dir, "site.yml",
+		 "title: Sidebar\nbase_url: https://example.org/\ntopics:\n"
+		 "  - {id: kernels, title: Kernels, match: {words: [kernels]}}\n"
+		 "  - {id: serving, title: Serving, match: {words: [serving]}}\n");
+	char sub[300];
+	snprintf(sub, sizeof sub, "%s/content/deep", dir);
+	assert_int_equal(mkdir(sub, 0755), 0);
+	put_file(dir, "content/a.md", "---\ntags: [kernels]\n---\n# A\n\n- [K](https://example.com/k) x\n");
+	put_file(dir, "content/b.md", "---\ntags: [kernels]\n---\n# B\n\n- [K2](https://example.com/k2) y\n");
+	put_file(dir, "content/c.md", "---\ntags: [serving]\n---\n# C\n\n- [S](https://example.com/s) z\n");
+	put_file(dir, "content/deep/d.md",
+		 "---\ntags: [kernels]\n---\n# D\n\n- [K3](https://example.com/k3) w\n");
+	char o1[300], o2[300];
+	snprintf(o1, sizeof o1, "%s/out1", dir);
+	snprintf(o2, sizeof o2, "%s/out2", dir);
+	assert_int_equal(build_site(dir, o1, 1, false), 0);
+	assert_int_equal(build_site(dir, o2, 4, false), 0);
+	compare_dirs(o1, o2, "");
+	char *a = sidebar_of(o2, "a/index.html"), *b = sidebar_of(o2, "b/index.html");
+	char *c = sidebar_of(o2, "c/index.html"), *d = sidebar_of(o2, "deep/d/index.html");
+	assert_true(a && b && c && d);
+	assert_non_null(strstr(a, "<li class=\"current\"><a href=\"../topic/kernels/\" aria-current=\"page\">"));
+	assert_non_null(strstr(a, "<li><a href=\"../topic/serving/\">"));
+	assert_string_equal(a, b);
+	assert_non_null(strstr(c, "<li class=\"current\"><a href=\"../topic/serving/\" aria-current=\"page\">"));
+	assert_non_null(strstr(c, "<li><a href=\"../topic/kernels/\">"));
+	assert_non_null(strstr(d, "<li class=\"current\"><a href=\"../../topic/kernels/\" aria-current=\"page\">"));
+	free(a);
+	free(b);
+	free(c);
+	free(d);
+	output_remove_tree(o1);
+	output_remove_tree(o2);
+	char cmd[300];
+	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
 /* Which sections the quick reference takes from the documents: a heading
  * holding "quick reference" in any case of its letters, wherever in the
  * heading; not a near miss. */
@@ -805,6 +865,7 @@ int main(void)
 		cmocka_unit_test(test_deterministic_and_parallel_equal),
 		cmocka_unit_test(test_failed_build_keeps_previous),
 		cmocka_unit_test(test_drafts_left_out_in_parallel),
+		cmocka_unit_test(test_sidebar_marks_the_page_topic),
 		cmocka_unit_test(test_quick_reference_sections),
 		cmocka_unit_test(test_data_files_streamed),
 		cmocka_unit_test(test_burial),
