@@ -8,6 +8,7 @@
 #include "build_state.h"
 #include "doc_cache.h"
 #include "fingerprint.h"
+#include "frag_memo.h"
 #include "heap_warm.h"
 #include "html.h"
 #include "mustache.h"
@@ -64,6 +65,7 @@ struct render_job {
 	bool dates_applied;                    /* it has: the rest take no lock */
 	struct buf *spare;                     /* page buffers between pages (under lock) */
 	size_t nspare, spare_cap;
+	struct frag_memo entries;              /* topic pages' entries, by resource and depth */
 };
 
 /* A buffer for a page, one that an earlier page was made in when there is
@@ -160,6 +162,66 @@ static const char *find_item(void *ctx, const struct view_item *it, size_t *len)
 	return page_items_source_find(src, key, len);
 }
 
+/* A topic page's entries as another topic's page at the same depth made
+ * them: at 10,000 documents 37 % of the 100,000 entries of the topic pages
+ * are another topic page's bytes again (the same resource, cited in the
+ * same documents, with links as deep). Kept for the resources listed by
+ * two topics or more, lent to the pages after (a page in place lends its
+ * own entries first). */
+enum { ENTRY_DEPTHS = 2, ENTRY_FIRST_DEPTH = 2 }; /* topic/x/ and topic/x/N/ */
+
+static void entries_begin(struct render_job *j, const struct site *s)
+{
+	unsigned char *lists = xcalloc(s->nres + 1, 1);
+	frag_memo_init(&j->entries, s->nres, ENTRY_DEPTHS);
+	for (size_t t = 0; t < s->ntopics; t++)
+		for (size_t i = 0; i < s->topics[t].nresources; i++) {
+			size_t r = s->topics[t].listing[i];
+			if (lists[r] < 2 && ++lists[r] == 2)
+				frag_memo_want(&j->entries, r);
+		}
+	free(lists);
+}
+
+/* The memo's variant for a page at path: its depth's, or SIZE_MAX. */
+static size_t entry_variant(const char *path)
+{
+	size_t depth = 0;
+	for (const char *p = path; *p; p++)
+		depth += *p == '/';
+	return depth >= ENTRY_FIRST_DEPTH && depth < ENTRY_FIRST_DEPTH + ENTRY_DEPTHS
+		       ? depth - ENTRY_FIRST_DEPTH
+		       : SIZE_MAX;
+}
+
+struct entry_lend {
+	const struct frag_memo *m;
+	size_t variant;
+};
+
+static bool entry_shared(const struct view_item *it) { return it->with_cites && !it->anchored; }
+
+static const char *find_entry(void *ctx, const struct view_item *it, size_t *len)
+{
+	const struct entry_lend *l = ctx;
+	return entry_shared(it) ? frag_memo_get(l->m, it->res, l->variant, len) : NULL;
+}
+
+/* The entries a page made whole (each noted: what it shows is its own)
+ * kept for the pages after. */
+static void entries_keep(struct render_job *j, const struct view_items *vi,
+			 const struct mustache_items *places, const struct buf *page, size_t variant)
+{
+	for (size_t k = 0; k < places->n; k++) {
+		const struct mustache_item_place *p = &places->v[k];
+		if (p->item < 1 || p->item > vi->n || p->at + p->len > page->n)
+			continue;
+		const struct view_item *it = &vi->v[p->item - 1];
+		if (entry_shared(it))
+			frag_memo_put(&j->entries, it->res, variant, page->p + p->at, p->len);
+	}
+}
+
 /* The entries noted once in the rendering (one shown twice is no one
  * place's), each by its key. */
 static void note_items(struct render_job *j, struct page_task *t, const struct view_items *vi,
@@ -211,13 +273,18 @@ static void emit_listing(struct render_job *j, struct page_task *t, const char *
 	struct page_items_source src;
 	bool found = j->items_before &&
 		     page_items_source_open(&src, j->items_before, path, j->out, &j->inputs) == 0;
+	struct entry_lend lend = {&j->entries, entry_variant(path)};
+	bool memo = !found && lend.variant != SIZE_MAX;
 	struct buf b = page_buf(j);
-	struct view_items vi = {found ? find_item : NULL, &src, NULL, 0, 0};
+	struct view_items vi = {found  ? find_item
+				: memo ? find_entry
+				       : NULL,
+				found ? (void *)&src : &lend, NULL, 0, 0};
 	struct mustache_items places = {0};
 	struct val *v = make(s, t->index, t->sub, &vi);
 	int rc = mustache_render_items(j->tpl, tpl, v, &b, &local, NULL, NULL, &places);
 	val_free(v);
-	if (rc == 0 && found && (places.refused || j->check_inputs)) {
+	if (rc == 0 && (found || memo) && (places.refused || j->check_inputs)) {
 		/* an entry could not stand in, or (checking) each must be as rendered */
 		struct buf whole = BUF_INIT;
 		struct view_items all = {NULL, NULL, NULL, 0, 0};
@@ -227,8 +294,8 @@ static void emit_listing(struct render_job *j, struct page_task *t, const char *
 		val_free(v);
 		if (rc == 0 && !places.refused && (whole.n != b.n || memcmp(whole.p, b.p, b.n)))
 			diag_add(&local, SEV_ERROR, path, 0, 0,
-				 "internal error: entries kept from the page in place differ from "
-				 "their rendering");
+				 "internal error: entries kept from %s differ from their rendering",
+				 found ? "the page in place" : "another topic's page");
 		buf_free(&b);
 		b = whole;
 		free(vi.v);
@@ -248,6 +315,8 @@ static void emit_listing(struct render_job *j, struct page_task *t, const char *
 		/* a file not known (a first build: no spare keeps it) lends nothing */
 		if (t->file.ino)
 			note_items(j, t, &vi, &places);
+		if (memo)
+			entries_keep(j, &vi, &places, &b, lend.variant);
 	} else
 		diag_add(&local, SEV_ERROR, path, 0, 0, "page not written: template '%s' failed", tpl);
 	pthread_mutex_lock(&j->lock);
@@ -987,6 +1056,7 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 		 * made them */
 		site_before_wait(&was);
 		data_reuse_begin(&j, was.data);
+		entries_begin(&j, &s);
 		j.before = &was.pages;
 		j.items_before = &was.items;
 		double t1 = clock_ms();
@@ -1058,6 +1128,7 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 		for (size_t i = 0; i < j.nspare; i++)
 			buf_free(&j.spare[i]);
 		free(j.spare);
+		frag_memo_free(&j.entries);
 		pthread_mutex_destroy(&j.lock);
 		pthread_mutex_destroy(&j.dates_lock);
 		diags_sort(d);

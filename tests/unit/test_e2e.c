@@ -401,6 +401,74 @@ static void test_sidebar_marks_the_page_topic(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
+/* The entry of the resource at url in a page's list of resources with
+ * their citing documents: from its <li to its </li> (*end), or NULL. */
+static char *listed_entry(char *page, const char *url, char **end)
+{
+	char want[200];
+	snprintf(want, sizeof want, "href=\"%s\"", url);
+	for (char *li = strstr(page, "<li class=\"resource\""); li;
+	     li = strstr(li + 1, "<li class=\"resource\"")) {
+		char *close = strstr(li, "</li>");
+		char *at = strstr(li, want), *cited = strstr(li, "<p class=\"cited-in\">Cited in");
+		if (close && at && at < close && cited && cited < close) {
+			*end = close;
+			return li;
+		}
+	}
+	return NULL;
+}
+
+/* The entry of a resource listed by two topics is made once and lent to
+ * the other topic's page at the same depth (site.c): the bytes are the
+ * same on both pages, a build that renders every lent entry again and
+ * compares (SSG_CHECK_INPUTS) finds them equal, and every thread count
+ * gives the one-thread site. */
+static void test_topic_entries_shared(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/ssg-e2e-entries-XXXXXX";
+	new_site(dir, "Entries");
+	put_file(dir, "site.yml",
+		 "title: Entries\nbase_url: https://example.org/\ntopics:\n"
+		 "  - {id: kernels, title: Kernels, match: {words: [kernels]}}\n"
+		 "  - {id: serving, title: Serving, match: {words: [serving]}}\n");
+	put_file(dir, "content/a.md",
+		 "---\ntags: [kernels, serving]\n---\n# A\n\n## Part\n\n"
+		 "- [Kernels for serving](https://example.com/both) shared by two topics\n"
+		 "- [Also](https://example.com/also) another\n");
+	put_file(dir, "content/b.md",
+		 "---\ntags: [kernels, serving]\n---\n# B\n\n"
+		 "- [Kernels for serving](https://example.com/both) again\n");
+	char o1[300], o2[300], o3[300];
+	snprintf(o1, sizeof o1, "%s/out1", dir);
+	snprintf(o2, sizeof o2, "%s/out2", dir);
+	snprintf(o3, sizeof o3, "%s/out3", dir);
+	assert_int_equal(build_site(dir, o1, 1, false), 0);
+	assert_int_equal(build_site(dir, o2, 4, false), 0);
+	compare_dirs(o1, o2, "");
+	setenv("SSG_CHECK_INPUTS", "1", 1);
+	int checked = build_site(dir, o3, 2, false);
+	unsetenv("SSG_CHECK_INPUTS");
+	assert_int_equal(checked, 0);
+	compare_dirs(o1, o3, "");
+	char *k = read_out(o1, "topic/kernels/index.html"), *v = read_out(o1, "topic/serving/index.html");
+	char *ke, *ve, *kb = listed_entry(k, "https://example.com/both", &ke),
+		      *vb = listed_entry(v, "https://example.com/both", &ve);
+	assert_non_null(kb);
+	assert_non_null(vb);
+	assert_int_equal(ke - kb, ve - vb);
+	assert_memory_equal(kb, vb, (size_t)(ke - kb));
+	free(k);
+	free(v);
+	output_remove_tree(o1);
+	output_remove_tree(o2);
+	output_remove_tree(o3);
+	char cmd[300];
+	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
 /* Which sections the quick reference takes from the documents: a heading
  * holding "quick reference" in any case of its letters, wherever in the
  * heading; not a near miss. */
@@ -866,6 +934,7 @@ int main(void)
 		cmocka_unit_test(test_failed_build_keeps_previous),
 		cmocka_unit_test(test_drafts_left_out_in_parallel),
 		cmocka_unit_test(test_sidebar_marks_the_page_topic),
+		cmocka_unit_test(test_topic_entries_shared),
 		cmocka_unit_test(test_quick_reference_sections),
 		cmocka_unit_test(test_data_files_streamed),
 		cmocka_unit_test(test_burial),
