@@ -316,6 +316,44 @@ static void test_md_open_images(void **state)
 	buf_free(&b);
 }
 
+/* The scans for openers that never close are skipped for a text holding
+ * no opener of any kind: a text holding one kind alone (each of the three)
+ * is still scanned and tamed, and so is a text of many pipes in one line
+ * among few elsewhere. */
+static void test_md_tamed_by_one_kind_alone(void **state)
+{
+	(void)state;
+	ast_init();
+	static const char *const openers[] = {"![", "<?", "<![CDATA["};
+	for (size_t k = 0; k < 3; k++) {
+		struct buf b = BUF_INIT;
+		buf_puts(&b, "a ");
+		for (int i = 0; i < 20000; i++)
+			buf_puts(&b, openers[k]);
+		for (int i = 0; k == 0 && i < 200; i++)
+			buf_puts(&b, " [l](u)"); /* image openers cost with links */
+		buf_puts(&b, "\n");
+		struct diags d = DIAGS_INIT;
+		cmark_node *doc = md_parse(b.p, b.n, "k.md", true, &d);
+		assert_int_equal(count_code(&d, "too-many-brackets"), 1);
+		cmark_node_free(doc);
+		diags_free(&d);
+		buf_free(&b);
+	}
+	struct buf b = BUF_INIT;
+	buf_puts(&b, "| a | b |\n|---|---|\n| 1 | 2 |\n\n");
+	for (int i = 0; i < MD_MAX_TABLE_CELLS + 10; i++)
+		buf_puts(&b, "| x ");
+	buf_puts(&b, "|\n");
+	struct diags d = DIAGS_INIT;
+	cmark_node *doc = md_parse(b.p, b.n, "w.md", true, &d);
+	assert_int_equal(count_code(&d, "too-wide"), 1);
+	assert_int_equal(d.v[0].line, 5);
+	cmark_node_free(doc);
+	diags_free(&d);
+	buf_free(&b);
+}
+
 /* Raw HTML openers "<?" and "<![CDATA[" that never close each scanned the
  * rest of the paragraph ("<![CDATA[" 80,000 times: 17.5 s): past the bound
  * they are text, with a warning each kind; ones that close are kept. */
@@ -698,6 +736,7 @@ int main(void)
 		cmocka_unit_test(test_md_wide_table),
 		cmocka_unit_test(test_md_open_images),
 		cmocka_unit_test(test_md_open_raw_html),
+		cmocka_unit_test(test_md_tamed_by_one_kind_alone),
 		cmocka_unit_test(test_md_long_reference),
 		cmocka_unit_test(test_md_unsafe_url_message_one_line),
 		cmocka_unit_test(test_rst_warning_flood_capped),
