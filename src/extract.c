@@ -17,6 +17,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 /* The text under n, in document order: text and code as they are, a space
  * for each line break and between paragraphs. Walked by the nodes' own links
  * (an entry's few inline nodes: no iterator to allocate); with skip_lists,
@@ -50,22 +54,51 @@ static void text_into(cmark_node *n, struct buf *b, bool skip_lists)
 	}
 }
 
-/* Collapse whitespace runs to one space and trim, in place. */
-static char *squeeze_in_place(char *s)
+/* Where s (n bytes, then its NUL) first differs from its squeezed self:
+ * the first tab or newline, the first space that leads it, ends it or is
+ * followed by whitespace; n when it does not. Sixteen bytes at a time
+ * where there are sixteen (most texts are squeezed already, and each of a
+ * document's entries gives a few). */
+static size_t first_change(const char *s, size_t n)
 {
-	/* most texts are squeezed already: find the first byte that changes */
-	const char *r = s;
-	for (;; r++) {
-		char c = *r;
-		if (c == ' ') {
-			if (r == s || r[1] == ' ' || r[1] == '\t' || r[1] == '\n' || !r[1])
-				break;
-		} else if (c == '\t' || c == '\n' || !c)
-			break;
+	if (n && s[0] == ' ')
+		return 0;
+	size_t i = 0;
+#ifdef __SSE2__
+	const __m128i space = _mm_set1_epi8(' '), tab = _mm_set1_epi8('\t'),
+		      nl = _mm_set1_epi8('\n'), nul = _mm_setzero_si128();
+	/* the byte after each is read too: s[n] (the NUL) at the most */
+	for (; i + 16 <= n; i += 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
+		__m128i next = _mm_loadu_si128((const __m128i *)(const void *)(s + i + 1));
+		__m128i ws = _mm_or_si128(_mm_cmpeq_epi8(v, tab), _mm_cmpeq_epi8(v, nl));
+		__m128i next_ws = _mm_or_si128(
+			_mm_or_si128(_mm_cmpeq_epi8(next, space), _mm_cmpeq_epi8(next, tab)),
+			_mm_or_si128(_mm_cmpeq_epi8(next, nl), _mm_cmpeq_epi8(next, nul)));
+		__m128i bad = _mm_or_si128(ws, _mm_and_si128(_mm_cmpeq_epi8(v, space), next_ws));
+		int mask = _mm_movemask_epi8(bad);
+		if (mask)
+			return i + (size_t)__builtin_ctz((unsigned)mask);
 	}
-	if (!*r)
+#endif
+	for (; i < n; i++) {
+		char c = s[i];
+		if (c == '\t' || c == '\n' ||
+		    (c == ' ' && (s[i + 1] == ' ' || s[i + 1] == '\t' || s[i + 1] == '\n' || !s[i + 1])))
+			return i;
+	}
+	return n;
+}
+
+/* Collapse whitespace runs to one space and trim, in place (s: n bytes,
+ * then its NUL). */
+static char *squeeze_len(char *s, size_t n)
+{
+	size_t at = first_change(s, n);
+	if (at >= n || !s[at])
 		return s;
-	char *w = s + (r - s);
+	const char *r = s + at;
+	char *w = s + at;
 	bool sp = false; /* r is whitespace: the byte before it, if any, is not */
 	for (; *r; r++) {
 		if (*r == ' ' || *r == '\t' || *r == '\n') {
@@ -81,10 +114,16 @@ static char *squeeze_in_place(char *s)
 	return s;
 }
 
+static char *squeeze_in_place(char *s)
+{
+	return squeeze_len(s, strlen(s));
+}
+
 /* The squeezed text of b, which it takes. */
 static char *squeezed(struct buf *b)
 {
-	return squeeze_in_place(buf_detach(b));
+	size_t n = b->n;
+	return squeeze_len(buf_detach(b), n);
 }
 
 char *doc_node_text(cmark_node *n)

@@ -28,6 +28,69 @@ static const struct citation *cite(const struct doc *d, const char *canonical)
 	return NULL;
 }
 
+/* The squeeze as it is meant: whitespace runs one space, none at either
+ * end (a plain byte-by-byte reference). */
+static void squeeze_reference(const char *s, char *out)
+{
+	size_t w = 0;
+	bool sp = false;
+	for (; *s; s++) {
+		if (*s == ' ' || *s == '\t' || *s == '\n') {
+			sp = w > 0;
+			continue;
+		}
+		if (sp)
+			out[w++] = ' ';
+		sp = false;
+		out[w++] = *s;
+	}
+	out[w] = '\0';
+}
+
+static void same_as_reference(const char *text)
+{
+	char want[128];
+	cmark_node *t = cmark_node_new(CMARK_NODE_TEXT);
+	assert_true(cmark_node_set_literal(t, text));
+	char *got = doc_node_text(t);
+	squeeze_reference(text, want);
+	assert_string_equal(got, want);
+	free(got);
+	cmark_node_free(t);
+}
+
+/* A text node's text squeezed as the reference does, for texts of every
+ * length to 80 with whitespace anywhere, across and at the ends of the
+ * sixteen-byte blocks extract.c looks at together. */
+static void test_text_squeezed(void **state)
+{
+	(void)state;
+	static const char alphabet[] = "ab  \t\nc  d";
+	unsigned seed = 12345;
+	for (int round = 0; round < 20000; round++) {
+		char text[96];
+		size_t n = (size_t)(round % 81);
+		for (size_t i = 0; i < n; i++) {
+			seed = seed * 1103515245u + 12345u;
+			text[i] = alphabet[(seed >> 16) % (sizeof alphabet - 1)];
+		}
+		text[n] = '\0';
+		same_as_reference(text);
+	}
+	/* one space, two or a tab alone, at every place of every length */
+	static const char *const runs[] = {" ", "  ", "\t"};
+	for (size_t n = 1; n <= 80; n++)
+		for (size_t at = 0; at < n; at++)
+			for (size_t k = 0; k < 3; k++) {
+				char text[96];
+				memset(text, 'x', n);
+				size_t m = strlen(runs[k]);
+				memcpy(text + at, runs[k], at + m <= n ? m : 1);
+				text[n] = '\0';
+				same_as_reference(text);
+			}
+}
+
 static void test_markdown_shapes(void **state)
 {
 	(void)state;
@@ -403,6 +466,7 @@ static void test_node_text_squeezed(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_text_squeezed),
 		cmocka_unit_test(test_markdown_shapes),
 		cmocka_unit_test(test_rst_shapes),
 		cmocka_unit_test(test_headings_and_internal_links),
