@@ -341,6 +341,20 @@ static void test_drafts_left_out_in_parallel(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
+/* A new site (new_site) whose site.yml has two topics, kernels and
+ * serving, each matched by its word. */
+static void two_topic_site(char *tmpl, const char *title)
+{
+	new_site(tmpl, title);
+	char yml[300];
+	snprintf(yml, sizeof yml,
+		 "title: %s\nbase_url: https://example.org/\ntopics:\n"
+		 "  - {id: kernels, title: Kernels, match: {words: [kernels]}}\n"
+		 "  - {id: serving, title: Serving, match: {words: [serving]}}\n",
+		 title);
+	put_file(tmpl, "site.yml", yml);
+}
+
 /* The sidebar of a page between its <nav class="sidebar" and </nav>
  * (heap), or NULL. */
 static char *sidebar_of(const char *out, const char *rel)
@@ -362,11 +376,7 @@ static void test_sidebar_marks_the_page_topic(void **state)
 {
 	(void)state;
 	char dir[] = "/tmp/ssg-e2e-sidebar-XXXXXX";
-	new_site(dir, "Sidebar");
-	put_file(dir, "site.yml",
-		 "title: Sidebar\nbase_url: https://example.org/\ntopics:\n"
-		 "  - {id: kernels, title: Kernels, match: {words: [kernels]}}\n"
-		 "  - {id: serving, title: Serving, match: {words: [serving]}}\n");
+	two_topic_site(dir, "Sidebar");
 	char sub[300];
 	snprintf(sub, sizeof sub, "%s/content/deep", dir);
 	assert_int_equal(mkdir(sub, 0755), 0);
@@ -428,11 +438,7 @@ static void test_topic_entries_shared(void **state)
 {
 	(void)state;
 	char dir[] = "/tmp/ssg-e2e-entries-XXXXXX";
-	new_site(dir, "Entries");
-	put_file(dir, "site.yml",
-		 "title: Entries\nbase_url: https://example.org/\ntopics:\n"
-		 "  - {id: kernels, title: Kernels, match: {words: [kernels]}}\n"
-		 "  - {id: serving, title: Serving, match: {words: [serving]}}\n");
+	two_topic_site(dir, "Entries");
 	put_file(dir, "content/a.md",
 		 "---\ntags: [kernels, serving]\n---\n# A\n\n## Part\n\n"
 		 "- [Kernels for serving](https://example.com/both) shared by two topics\n"
