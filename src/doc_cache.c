@@ -183,18 +183,32 @@ static void put_doc(struct buf *b, const struct doc *d, bool whole, size_t *body
 	put_doc_as(b, d, whole, body_at, false, true);
 }
 
+/* About the bytes d's entry takes: its strings, its body and a few dozen
+ * bytes of numbers for each of its parts (more is grown into as needed). */
+static size_t entry_room(const struct doc *d)
+{
+	size_t parts = d->ncites + d->nheadings + d->nanchors + d->nilinks + d->nimages;
+	return 512 + strlen(d->relpath) + d->strings_size + (d->body ? strlen(d->body) : 0) +
+	       48 * parts;
+}
+
 size_t doc_cache_put(struct buf *out, const struct doc *d, const unsigned long long digest[2])
 {
-	struct buf b = BUF_INIT;
-	put_str(&b, d->relpath);
-	put_u64(&b, digest[0]);
-	put_u64(&b, digest[1]);
+	/* made in place after its length, which is filled in last: not in a
+	 * buffer of its own doubled from 64 bytes to its size, then copied */
+	size_t start = out->n;
+	buf_grow(out, 4 + entry_room(d));
+	put_u32(out, 0);
+	put_str(out, d->relpath);
+	put_u64(out, digest[0]);
+	put_u64(out, digest[1]);
 	size_t body_at;
-	put_doc(&b, d, true, &body_at);
-	put_u32(out, (uint32_t)b.n);
-	buf_put(out, b.p, b.n);
-	buf_free(&b);
-	return body_at == SIZE_MAX ? SIZE_MAX : 4 + body_at; /* after the entry's length */
+	put_doc(out, d, true, &body_at);
+	uint32_t len = (uint32_t)(out->n - start - 4);
+	unsigned char x[4] = {(unsigned char)len, (unsigned char)(len >> 8),
+			      (unsigned char)(len >> 16), (unsigned char)(len >> 24)};
+	memcpy(out->p + start, x, 4);
+	return body_at == SIZE_MAX ? SIZE_MAX : body_at - start; /* from the entry's length */
 }
 
 static bool same_as(const struct doc *a, const struct doc *b, bool preview, bool descs)
