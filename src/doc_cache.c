@@ -39,10 +39,19 @@ static uint32_t le32(const unsigned char *p)
 	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
+/* v's four bytes at x, the least significant first. */
+static void le32_at(unsigned char *x, uint32_t v)
+{
+	x[0] = (unsigned char)v;
+	x[1] = (unsigned char)(v >> 8);
+	x[2] = (unsigned char)(v >> 16);
+	x[3] = (unsigned char)(v >> 24);
+}
+
 static void put_u32(struct buf *b, uint32_t v)
 {
-	unsigned char x[4] = {(unsigned char)v, (unsigned char)(v >> 8), (unsigned char)(v >> 16),
-			      (unsigned char)(v >> 24)};
+	unsigned char x[4];
+	le32_at(x, v);
 	buf_put(b, x, 4);
 }
 
@@ -204,10 +213,7 @@ size_t doc_cache_put(struct buf *out, const struct doc *d, const unsigned long l
 	put_u64(out, digest[1]);
 	size_t body_at;
 	put_doc(out, d, true, &body_at);
-	uint32_t len = (uint32_t)(out->n - start - 4);
-	unsigned char x[4] = {(unsigned char)len, (unsigned char)(len >> 8),
-			      (unsigned char)(len >> 16), (unsigned char)(len >> 24)};
-	memcpy(out->p + start, x, 4);
+	le32_at((unsigned char *)out->p + start, (uint32_t)(out->n - start - 4));
 	return body_at == SIZE_MAX ? SIZE_MAX : body_at - start; /* from the entry's length */
 }
 

@@ -2,13 +2,13 @@
  * (site_load.c), then rendered and written. */
 #include "site.h"
 #include "buf.h"
+#include "buf_pool.h"
 #include "clock.h"
 #include "build_descs.h"
 #include "build_patch.h"
 #include "build_state.h"
 #include "doc_cache.h"
 #include "fingerprint.h"
-#include "frag_memo.h"
 #include "heap_warm.h"
 #include "html.h"
 #include "mustache.h"
@@ -24,6 +24,7 @@
 #include "site_saves.h"
 #include "site_statics.h"
 #include "site_tasks.h"
+#include "topic_entries.h"
 #include "view.h"
 #include "xalloc.h"
 
@@ -63,36 +64,9 @@ struct render_job {
 	struct search_words_done words_done;
 	pthread_mutex_t dates_lock;            /* the first task that shows dates waits for git */
 	bool dates_applied;                    /* it has: the rest take no lock */
-	struct buf *spare;                     /* page buffers between pages (under lock) */
-	size_t nspare, spare_cap;
-	struct frag_memo entries;              /* topic pages' entries, by resource and depth */
+	struct buf_pool bufs;                  /* the pages' buffers, from page to page */
+	struct frag_memo entries;              /* topic pages' entries (topic_entries.h) */
 };
-
-/* A buffer for a page, one that an earlier page was made in when there is
- * one: each page written before its buffer goes back, a thread makes its
- * pages in memory it made them in before (warm in its cache), grown once to
- * the largest, where a fresh buffer doubled from 64 bytes to the page's
- * size, realloc copying it each time. At most one a thread is out. */
-static struct buf page_buf(struct render_job *j)
-{
-	struct buf b = BUF_INIT;
-	pthread_mutex_lock(&j->lock);
-	if (j->nspare)
-		b = j->spare[--j->nspare];
-	pthread_mutex_unlock(&j->lock);
-	buf_reset(&b);
-	return b;
-}
-
-/* b back to the spares, once its page is written (with j->lock held). */
-static void page_buf_back_locked(struct render_job *j, struct buf *b)
-{
-	if (b->p) {
-		j->spare = xgrow(j->spare, &j->spare_cap, j->nspare + 1, sizeof *j->spare);
-		j->spare[j->nspare++] = *b;
-	}
-	*b = (struct buf)BUF_INIT;
-}
 
 /* The documents' last-updated dates, before a task shows one (a document's
  * page, the sitemap, the feed): the first such task waits for git's log
@@ -162,66 +136,6 @@ static const char *find_item(void *ctx, const struct view_item *it, size_t *len)
 	return page_items_source_find(src, key, len);
 }
 
-/* A topic page's entries as another topic's page at the same depth made
- * them: at 10,000 documents 37 % of the 100,000 entries of the topic pages
- * are another topic page's bytes again (the same resource, cited in the
- * same documents, with links as deep). Kept for the resources listed by
- * two topics or more, lent to the pages after (a page in place lends its
- * own entries first). */
-enum { ENTRY_DEPTHS = 2, ENTRY_FIRST_DEPTH = 2 }; /* topic/x/ and topic/x/N/ */
-
-static void entries_begin(struct render_job *j, const struct site *s)
-{
-	unsigned char *lists = xcalloc(s->nres + 1, 1);
-	frag_memo_init(&j->entries, s->nres, ENTRY_DEPTHS);
-	for (size_t t = 0; t < s->ntopics; t++)
-		for (size_t i = 0; i < s->topics[t].nresources; i++) {
-			size_t r = s->topics[t].listing[i];
-			if (lists[r] < 2 && ++lists[r] == 2)
-				frag_memo_want(&j->entries, r);
-		}
-	free(lists);
-}
-
-/* The memo's variant for a page at path: its depth's, or SIZE_MAX. */
-static size_t entry_variant(const char *path)
-{
-	size_t depth = 0;
-	for (const char *p = path; *p; p++)
-		depth += *p == '/';
-	return depth >= ENTRY_FIRST_DEPTH && depth < ENTRY_FIRST_DEPTH + ENTRY_DEPTHS
-		       ? depth - ENTRY_FIRST_DEPTH
-		       : SIZE_MAX;
-}
-
-struct entry_lend {
-	const struct frag_memo *m;
-	size_t variant;
-};
-
-static bool entry_shared(const struct view_item *it) { return it->with_cites && !it->anchored; }
-
-static const char *find_entry(void *ctx, const struct view_item *it, size_t *len)
-{
-	const struct entry_lend *l = ctx;
-	return entry_shared(it) ? frag_memo_get(l->m, it->res, l->variant, len) : NULL;
-}
-
-/* The entries a page made whole (each noted: what it shows is its own)
- * kept for the pages after. */
-static void entries_keep(struct render_job *j, const struct view_items *vi,
-			 const struct mustache_items *places, const struct buf *page, size_t variant)
-{
-	for (size_t k = 0; k < places->n; k++) {
-		const struct mustache_item_place *p = &places->v[k];
-		if (p->item < 1 || p->item > vi->n || p->at + p->len > page->n)
-			continue;
-		const struct view_item *it = &vi->v[p->item - 1];
-		if (entry_shared(it))
-			frag_memo_put(&j->entries, it->res, variant, page->p + p->at, p->len);
-	}
-}
-
 /* The entries noted once in the rendering (one shown twice is no one
  * place's), each by its key. */
 static void note_items(struct render_job *j, struct page_task *t, const struct view_items *vi,
@@ -273,11 +187,11 @@ static void emit_listing(struct render_job *j, struct page_task *t, const char *
 	struct page_items_source src;
 	bool found = j->items_before &&
 		     page_items_source_open(&src, j->items_before, path, j->out, &j->inputs) == 0;
-	struct entry_lend lend = {&j->entries, entry_variant(path)};
+	struct topic_entries_lend lend = topic_entries_for(&j->entries, path);
 	bool memo = !found && lend.variant != SIZE_MAX;
-	struct buf b = page_buf(j);
+	struct buf b = buf_pool_take(&j->bufs);
 	struct view_items vi = {found  ? find_item
-				: memo ? find_entry
+				: memo ? topic_entries_find
 				       : NULL,
 				found ? (void *)&src : &lend, NULL, 0, 0};
 	struct mustache_items places = {0};
@@ -316,15 +230,15 @@ static void emit_listing(struct render_job *j, struct page_task *t, const char *
 		if (t->file.ino)
 			note_items(j, t, &vi, &places);
 		if (memo)
-			entries_keep(j, &vi, &places, &b, lend.variant);
+			topic_entries_keep(&j->entries, lend.variant, &vi, &places, &b);
 	} else
 		diag_add(&local, SEV_ERROR, path, 0, 0, "page not written: template '%s' failed", tpl);
 	pthread_mutex_lock(&j->lock);
 	diags_take(j->d, &local);
 	j->pages++;
 	j->items_kept += found ? src.used : 0;
-	page_buf_back_locked(j, &b);
 	pthread_mutex_unlock(&j->lock);
+	buf_pool_give(&j->bufs, &b);
 	if (found)
 		page_items_source_close(&src);
 	free(vi.v);
@@ -346,7 +260,7 @@ static void emit_noting(struct render_job *j, struct page_task *t, const char *t
 			struct val *v, const char *path, const struct val *watch, bool descs)
 {
 	struct mustache_items places = {0};
-	struct buf b = page_buf(j);
+	struct buf b = buf_pool_take(&j->bufs);
 	struct diags local = DIAGS_INIT;
 	/* a page without inputs is known by its view's digest; one with inputs
 	 * that changed is rendered (its digest would be work for nothing most
@@ -381,8 +295,8 @@ static void emit_noting(struct render_job *j, struct page_task *t, const char *t
 	pthread_mutex_lock(&j->lock);
 	diags_take(j->d, &local);
 	j->pages++;
-	page_buf_back_locked(j, &b);
 	pthread_mutex_unlock(&j->lock);
+	buf_pool_give(&j->bufs, &b);
 	mustache_items_free(&places);
 	val_free(v);
 }
@@ -1020,6 +934,7 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 		room_making_begin(&room);
 		pthread_mutex_init(&j.lock, NULL);
 		pthread_mutex_init(&j.dates_lock, NULL);
+		buf_pool_init(&j.bufs);
 		j.tpl = render_templates(&ts);
 		view_prepare(&s); /* the list pages' plans: how many pages each has */
 		size_t k = plan_pages(&s, &j.tasks);
@@ -1056,7 +971,7 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 		 * made them */
 		site_before_wait(&was);
 		data_reuse_begin(&j, was.data);
-		entries_begin(&j, &s);
+		topic_entries_begin(&j.entries, &s);
 		j.before = &was.pages;
 		j.items_before = &was.items;
 		double t1 = clock_ms();
@@ -1125,9 +1040,7 @@ int site_build(const struct build_opts *o, struct diags *d, struct build_stats *
 				free(t->items);
 		}
 		page_items_free(&was.items);
-		for (size_t i = 0; i < j.nspare; i++)
-			buf_free(&j.spare[i]);
-		free(j.spare);
+		buf_pool_free(&j.bufs);
 		frag_memo_free(&j.entries);
 		pthread_mutex_destroy(&j.lock);
 		pthread_mutex_destroy(&j.dates_lock);
