@@ -48,12 +48,12 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	(void)state;
-	output_remove_tree(out1);
-	output_remove_tree(out2);
+	/* the folders made for them: the outputs and what a build leaves
+	 * beside them (.a.ssg-room) */
 	*strrchr(out1, '/') = '\0';
 	*strrchr(out2, '/') = '\0';
-	rmdir(out1);
-	rmdir(out2);
+	output_remove_tree(out1);
+	output_remove_tree(out2);
 	return 0;
 }
 
@@ -355,6 +355,25 @@ static void two_topic_site(char *tmpl, const char *title)
 	put_file(tmpl, "site.yml", yml);
 }
 
+/* The site at dir built into dir/out1 on one thread and dir/out2 on four
+ * (their paths in o1 and o2, 300 bytes each): the same bytes. */
+static void build_on_one_and_four(const char *dir, char *o1, char *o2)
+{
+	snprintf(o1, 300, "%s/out1", dir);
+	snprintf(o2, 300, "%s/out2", dir);
+	assert_int_equal(build_site(dir, o1, 1, false), 0);
+	assert_int_equal(build_site(dir, o2, 4, false), 0);
+	compare_dirs(o1, o2, "");
+}
+
+/* A site made by new_site removed, outputs and all. */
+static void remove_site(const char *dir)
+{
+	char cmd[300];
+	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
 /* The sidebar of a page between its <nav class="sidebar" and </nav>
  * (heap), or NULL. */
 static char *sidebar_of(const char *out, const char *rel)
@@ -386,11 +405,7 @@ static void test_sidebar_marks_the_page_topic(void **state)
 	put_file(dir, "content/deep/d.md",
 		 "---\ntags: [kernels]\n---\n# D\n\n- [K3](https://example.com/k3) w\n");
 	char o1[300], o2[300];
-	snprintf(o1, sizeof o1, "%s/out1", dir);
-	snprintf(o2, sizeof o2, "%s/out2", dir);
-	assert_int_equal(build_site(dir, o1, 1, false), 0);
-	assert_int_equal(build_site(dir, o2, 4, false), 0);
-	compare_dirs(o1, o2, "");
+	build_on_one_and_four(dir, o1, o2);
 	char *a = sidebar_of(o2, "a/index.html"), *b = sidebar_of(o2, "b/index.html");
 	char *c = sidebar_of(o2, "c/index.html"), *d = sidebar_of(o2, "deep/d/index.html");
 	assert_true(a && b && c && d);
@@ -404,11 +419,7 @@ static void test_sidebar_marks_the_page_topic(void **state)
 	free(b);
 	free(c);
 	free(d);
-	output_remove_tree(o1);
-	output_remove_tree(o2);
-	char cmd[300];
-	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-	assert_int_equal(system(cmd), 0);
+	remove_site(dir);
 }
 
 /* The entry of the resource at url in a page's list of resources with
@@ -447,12 +458,8 @@ static void test_topic_entries_shared(void **state)
 		 "---\ntags: [kernels, serving]\n---\n# B\n\n"
 		 "- [Kernels for serving](https://example.com/both) again\n");
 	char o1[300], o2[300], o3[300];
-	snprintf(o1, sizeof o1, "%s/out1", dir);
-	snprintf(o2, sizeof o2, "%s/out2", dir);
+	build_on_one_and_four(dir, o1, o2);
 	snprintf(o3, sizeof o3, "%s/out3", dir);
-	assert_int_equal(build_site(dir, o1, 1, false), 0);
-	assert_int_equal(build_site(dir, o2, 4, false), 0);
-	compare_dirs(o1, o2, "");
 	setenv("SSG_CHECK_INPUTS", "1", 1);
 	int checked = build_site(dir, o3, 2, false);
 	unsetenv("SSG_CHECK_INPUTS");
@@ -467,12 +474,7 @@ static void test_topic_entries_shared(void **state)
 	assert_memory_equal(kb, vb, (size_t)(ke - kb));
 	free(k);
 	free(v);
-	output_remove_tree(o1);
-	output_remove_tree(o2);
-	output_remove_tree(o3);
-	char cmd[300];
-	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-	assert_int_equal(system(cmd), 0);
+	remove_site(dir);
 }
 
 /* Which sections the quick reference takes from the documents: a heading
@@ -703,9 +705,7 @@ static void test_burial(void **state)
 	assert_false(burial.busy);
 	site_burial_wait(&burial); /* nothing left to wait for */
 	compare_dirs(out1, o4, "");
-	output_remove_tree(o3);
-	output_remove_tree(o4);
-	rmdir(dir);
+	output_remove_tree(dir); /* the outputs and the hints beside them */
 }
 
 /* What the committed hook saw: the new site in place, its state not yet. */
