@@ -2,7 +2,9 @@
 #include "arena.h"
 #include "xalloc.h"
 
+#include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 struct arena_block {
 	struct arena_block *next;
@@ -45,6 +47,24 @@ bool arena_extend(struct arena *a, void *p, size_t n, size_t m)
 		return false;
 	b->used += m - n;
 	return true;
+}
+
+bool arena_owns(const struct arena *a, const void *p)
+{
+	uintptr_t at = (uintptr_t)p;
+	for (const struct arena_block *b = a->blocks; b; b = b->next)
+		if (at >= (uintptr_t)b->data && at < (uintptr_t)b->data + b->size)
+			return true;
+	return false;
+}
+
+char *arena_strndup(struct arena *a, const char *s, size_t n)
+{
+	char *p = arena_alloc(a, n + 1);
+	if (n)
+		memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
 }
 
 void arena_release(struct arena *a)

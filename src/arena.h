@@ -22,6 +22,10 @@ void *arena_alloc(struct arena *a, size_t n);
  * it lies: true when its block has the room (else nothing changes). A
  * realloc that need not copy. */
 bool arena_extend(struct arena *a, void *p, size_t n, size_t m);
+/* Whether p lies in one of a's blocks. */
+bool arena_owns(const struct arena *a, const void *p);
+/* A copy of s's first n bytes, NUL-terminated, in a. */
+char *arena_strndup(struct arena *a, const char *s, size_t n);
 /* Free every block; a can be used again. */
 void arena_release(struct arena *a);
 

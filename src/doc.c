@@ -1,5 +1,6 @@
 /* doc: freeing a document and what was extracted from it, and compacting its strings (see doc.h). */
 #include "doc.h"
+#include "arena.h"
 #include "xalloc.h"
 
 #include <stdlib.h>
@@ -13,19 +14,26 @@ void doc_free_str(const struct doc *d, char *str)
 
 static size_t str_size(const char *p) { return p ? strlen(p) + 1 : 0; }
 
-/* p's bytes to *at (moved past them); p freed, and pointing at the copy. */
-static void move_str(char **p, char **at)
+/* p's bytes to *at (moved past them); p pointing at the copy, and freed
+ * unless it lies in scratch (whose blocks go all at once). */
+static void move_str(char **p, char **at, const struct arena *scratch)
 {
 	if (!*p)
 		return;
 	size_t n = strlen(*p) + 1;
 	memcpy(*at, *p, n);
-	free(*p);
+	if (!scratch || !arena_owns(scratch, *p))
+		free(*p);
 	*p = *at;
 	*at += n;
 }
 
 void doc_compact_strings(struct doc *d)
+{
+	doc_compact_strings_from(d, NULL);
+}
+
+void doc_compact_strings_from(struct doc *d, const struct arena *scratch)
 {
 	if (d->strings)
 		return;
@@ -47,23 +55,23 @@ void doc_compact_strings(struct doc *d)
 	d->strings_size = total;
 	/* in the document cache's order (doc_cache.c) */
 	for (size_t i = 0; i < d->nanchors; i++)
-		move_str(&d->anchors[i], &at);
+		move_str(&d->anchors[i], &at, scratch);
 	for (size_t i = 0; i < d->nheadings; i++) {
-		move_str(&d->headings[i].text, &at);
-		move_str(&d->headings[i].id, &at);
+		move_str(&d->headings[i].text, &at, scratch);
+		move_str(&d->headings[i].id, &at, scratch);
 	}
 	for (size_t i = 0; i < d->ncites; i++) {
 		struct citation *c = &d->cites[i];
-		move_str(&c->url, &at);
-		move_str(&c->canonical, &at);
-		move_str(&c->text, &at);
-		move_str(&c->title, &at);
-		move_str(&c->desc, &at);
+		move_str(&c->url, &at, scratch);
+		move_str(&c->canonical, &at, scratch);
+		move_str(&c->text, &at, scratch);
+		move_str(&c->title, &at, scratch);
+		move_str(&c->desc, &at, scratch);
 	}
 	for (size_t i = 0; i < d->nilinks; i++)
-		move_str(&d->ilinks[i].url, &at);
+		move_str(&d->ilinks[i].url, &at, scratch);
 	for (size_t i = 0; i < d->nimages; i++)
-		move_str(&d->images[i].url, &at);
+		move_str(&d->images[i].url, &at, scratch);
 	*at = '\0';
 }
 

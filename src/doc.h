@@ -104,6 +104,10 @@ void doc_free(struct doc *d);
  * together then lie together (first touches of scattered strings were a
  * tenth of a clean build's time). Nothing when d has its block already. */
 void doc_compact_strings(struct doc *d);
+/* The same for strings some of which lie in scratch: those are copied, not
+ * freed (the caller drops scratch after). */
+struct arena;
+void doc_compact_strings_from(struct doc *d, const struct arena *scratch);
 /* Free one of d's strings: nothing when it lies in d's block of strings. */
 void doc_free_str(const struct doc *d, char *str);
 /* Plain text of a subtree (text, code, line breaks as spaces). */

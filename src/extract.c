@@ -4,6 +4,7 @@
  * "1. Title: url", and a bold lead paragraph followed by an indented list
  * whose "Paper: <link>" items take their title from the lead. */
 #include "extract.h"
+#include "arena.h"
 #include "ast.h"
 #include "buf.h"
 #include "path.h"
@@ -91,12 +92,12 @@ static size_t first_change(const char *s, size_t n)
 }
 
 /* Collapse whitespace runs to one space and trim, in place (s: n bytes,
- * then its NUL). */
-static char *squeeze_len(char *s, size_t n)
+ * then its NUL); the length left. */
+static size_t squeeze_n(char *s, size_t n)
 {
 	size_t at = first_change(s, n);
 	if (at >= n || !s[at])
-		return s;
+		return n;
 	const char *r = s + at;
 	char *w = s + at;
 	bool sp = false; /* r is whitespace: the byte before it, if any, is not */
@@ -111,6 +112,12 @@ static char *squeeze_len(char *s, size_t n)
 		*w++ = *r;
 	}
 	*w = '\0';
+	return (size_t)(w - s);
+}
+
+static char *squeeze_len(char *s, size_t n)
+{
+	squeeze_n(s, n);
 	return s;
 }
 
@@ -133,15 +140,40 @@ char *doc_node_text(cmark_node *n)
 	return squeezed(&b);
 }
 
-static char *text_skip_lists(cmark_node *n)
+/* Where one document's extraction makes its strings: the ones it keeps and
+ * the ones it drops alike, in an arena, none freed one by one (a document of
+ * 25 entries made and freed some 300 small strings). At the end the kept
+ * ones are copied into the document's block of strings (doc.h) and the arena
+ * goes whole. */
+struct strings {
+	struct arena arena;
+	struct buf text; /* texts are gathered here, then copied: its room stays */
+};
+
+static char *str_copy(struct strings *x, const char *s)
 {
-	struct buf b = BUF_INIT;
-	text_into(n, &b, true);
-	return squeezed(&b);
+	return arena_strndup(&x->arena, s, strlen(s));
+}
+
+/* x->text squeezed, copied into the arena. */
+static char *str_squeezed(struct strings *x)
+{
+	if (!x->text.p)
+		return arena_strndup(&x->arena, "", 0);
+	return arena_strndup(&x->arena, x->text.p, squeeze_n(x->text.p, x->text.n));
+}
+
+/* The squeezed text under n (doc_node_text's), with skip_lists as
+ * text_into has it. */
+static char *node_text(struct strings *x, cmark_node *n, bool skip_lists)
+{
+	x->text.n = 0;
+	text_into(n, &x->text, skip_lists);
+	return str_squeezed(x);
 }
 
 /* Trim spaces and the separators entries put between parts. */
-static char *trim_seps(const char *s)
+static char *trim_seps(struct strings *x, const char *s)
 {
 	const char *seps = " \t:;,-.|/\xe2\x80\x93\xe2\x80\x94()";
 	size_t n = strlen(s);
@@ -151,9 +183,9 @@ static char *trim_seps(const char *s)
 	while (n > a && strchr(seps, s[n - 1]) && s[n - 1])
 		n--;
 	/* keep a closing parenthesis or period that belongs to the text */
-	if (n < strlen(s) && s[n] == ')' && memchr(s + a, '(', n - a))
+	if (s[n] == ')' && memchr(s + a, '(', n - a))
 		n++;
-	return xstrndup(s + a, n - a);
+	return arena_strndup(&x->arena, s + a, n - a);
 }
 
 static char *strip_quotes(char *s)
@@ -231,12 +263,9 @@ static struct node_facts *facts_of(struct node_table *m, cmark_node *node)
 	return &m->t[h];
 }
 
+/* (the facts' strings are extraction's: see struct strings) */
 static void node_table_free(struct node_table *m)
 {
-	for (size_t i = 0; i < m->cap; i++) {
-		free(m->t[i].title);
-		free(m->t[i].desc);
-	}
 	free(m->t);
 }
 
@@ -274,7 +303,7 @@ static cmark_node *entry_para(cmark_node *entry)
 }
 
 /* Bold text that opens a paragraph: "**Title**: …". */
-static char *lead_of(cmark_node *para)
+static char *lead_of(struct strings *x, cmark_node *para)
 {
 	cmark_node *f = para ? cmark_node_first_child(para) : NULL;
 	if (f && cmark_node_get_type(f) == CMARK_NODE_TEXT) {
@@ -286,14 +315,8 @@ static char *lead_of(cmark_node *para)
 	}
 	if (!f || cmark_node_get_type(f) != CMARK_NODE_STRONG)
 		return NULL;
-	char *s = doc_node_text(f);
-	char *t = trim_seps(s);
-	free(s);
-	if (!*t) {
-		free(t);
-		return NULL;
-	}
-	return t;
+	char *t = trim_seps(x, node_text(x, f, false));
+	return *t ? t : NULL;
 }
 
 /* The outer entry of a nested one: a lead paragraph just before the block
@@ -338,17 +361,17 @@ static bool generic_label(const char *s)
 }
 
 /* Text of the entry paragraph's inline children before `link`. */
-static char *prefix_before(cmark_node *para, cmark_node *link)
+static char *prefix_before(struct strings *x, cmark_node *para, cmark_node *link)
 {
 	cmark_node *top = link;
 	while (cmark_node_parent(top) && cmark_node_parent(top) != para)
 		top = cmark_node_parent(top);
-	if (cmark_node_parent(top) != para)
-		return xstrdup("");
-	struct buf b = BUF_INIT;
-	for (cmark_node *c = cmark_node_first_child(para); c && c != top; c = cmark_node_next(c))
-		text_into(c, &b, true);
-	return squeezed(&b);
+	x->text.n = 0;
+	if (cmark_node_parent(top) == para)
+		for (cmark_node *c = cmark_node_first_child(para); c && c != top;
+		     c = cmark_node_next(c))
+			text_into(c, &x->text, true);
+	return str_squeezed(x);
 }
 
 /* Links of one entry beyond which an entry is described by its link texts
@@ -358,14 +381,12 @@ static char *prefix_before(cmark_node *para, cmark_node *link)
  * links between its nested items' links). */
 #define EXTRACT_ENTRY_LINKS 32
 
-static void describe_plain(struct citation *c)
+static void describe_plain(struct strings *x, struct citation *c)
 {
 	c->bare = url_like(c->text, c->url);
-	char *t = trim_seps(c->text);
-	if (!*t) {
-		free(t);
-		t = xstrdup(c->url);
-	}
+	char *t = trim_seps(x, c->text);
+	if (!*t)
+		t = str_copy(x, c->url);
 	c->title = utf8_bound(t, EXTRACT_TITLE_MAX);
 	c->desc = NULL;
 }
@@ -373,68 +394,73 @@ static void describe_plain(struct citation *c)
 /* A context paragraph's title (its lead) and description (the rest of it,
  * and the first paragraph of the block quote after it), made the first time
  * a nested entry asks. False when it has no lead. */
-static bool context_names(struct node_table *contexts, cmark_node *ctx, char **title,
-			  char **desc)
+static bool context_names(struct strings *x, struct node_table *contexts, cmark_node *ctx,
+			  char **title, char **desc)
 {
 	struct node_facts *f = facts_of(contexts, ctx);
 	if (!f->made) {
 		f->made = true;
-		f->title = lead_of(ctx);
+		f->title = lead_of(x, ctx);
 		if (f->title) {
-			char *ct = text_skip_lists(ctx);
+			char *ct = node_text(x, ctx, true);
 			cut(ct, f->title);
-			struct buf b = BUF_INIT;
-			char *t1 = trim_seps(ct);
-			buf_puts(&b, t1);
-			free(t1);
+			char *t1 = trim_seps(x, ct);
 			cmark_node *bq = cmark_node_next(ctx);
 			cmark_node *first = bq ? cmark_node_first_child(bq) : NULL;
-			if (first && cmark_node_get_type(first) == CMARK_NODE_PARAGRAPH) {
-				char *ft = doc_node_text(first);
-				if (b.n)
-					buf_puts(&b, ". ");
-				buf_puts(&b, ft);
-				free(ft);
+			char *ft = first && cmark_node_get_type(first) == CMARK_NODE_PARAGRAPH
+					   ? node_text(x, first, false)
+					   : NULL;
+			x->text.n = 0;
+			buf_puts(&x->text, t1);
+			if (ft) {
+				if (x->text.n)
+					buf_puts(&x->text, ". ");
+				buf_puts(&x->text, ft);
 			}
-			free(ct);
 			/* as describe leaves them: each nested entry copies no more */
 			f->title = utf8_bound(f->title, EXTRACT_TITLE_MAX);
-			f->desc = utf8_bound(squeeze_in_place(buf_detach(&b)), EXTRACT_DESC_MAX);
+			f->desc = utf8_bound(str_squeezed(x), EXTRACT_DESC_MAX);
 		}
 	}
 	if (!f->title)
 		return false;
-	*title = xstrdup(f->title);
-	*desc = xstrdup(f->desc);
+	*title = f->title; /* not changed in place: trimmed into a copy */
+	*desc = str_copy(x, f->desc);
 	return true;
 }
 
-static void describe(struct citation *c, cmark_node *link, const char *prev_title,
-		     struct node_table *contexts)
+static void describe(struct strings *x, struct citation *c, cmark_node *link,
+		     const char *prev_title, struct node_table *contexts)
 {
 	cmark_node *entry = entry_of(link);
 	cmark_node *para = entry_para(entry);
-	char *entry_text = text_skip_lists(para);
-	char *lead = lead_of(para);
-	char *prefix = prefix_before(para, link);
-	char *label_prefix = trim_seps(prefix);
+	char *entry_text = node_text(x, para, true);
+	char *lead = lead_of(x, para);
+	char *label_prefix = trim_seps(x, prefix_before(x, para, link));
 	bool inside_lead = lead && ancestor(link, CMARK_NODE_STRONG, para);
 	c->bare = url_like(c->text, c->url);
+	/* title is only read from here on (trimmed into a copy): it may be
+	 * another string itself */
 	char *title = NULL, *desc = NULL;
 	cmark_node *ctx = NULL;
 
 	if (lead && !inside_lead)
-		title = xstrdup(lead);
+		title = lead;
 	else if ((!*label_prefix || generic_label(label_prefix)) &&
 		 (c->bare || generic_label(c->text)) && (ctx = context_para(entry)) &&
-		 context_names(contexts, ctx, &title, &desc))
+		 context_names(x, contexts, ctx, &title, &desc))
 		;
 	else if (c->bare)
-		title = *label_prefix ? xstrdup(label_prefix) : xstrdup(c->url);
-	else if (generic_label(c->text) && prev_title)
-		title = xasprintf("%s (%s)", prev_title, c->text);
-	else
-		title = strip_quotes(xstrdup(c->text));
+		title = *label_prefix ? label_prefix : c->url;
+	else if (generic_label(c->text) && prev_title) {
+		x->text.n = 0;
+		buf_puts(&x->text, prev_title);
+		buf_puts(&x->text, " (");
+		buf_puts(&x->text, c->text);
+		buf_putc(&x->text, ')');
+		title = str_copy(x, x->text.p);
+	} else
+		title = strip_quotes(str_copy(x, c->text));
 
 	if (!desc) {
 		cut(entry_text, lead);
@@ -443,25 +469,13 @@ static void describe(struct citation *c, cmark_node *link, const char *prev_titl
 			cut(entry_text, c->url);
 		if (c->bare || generic_label(label_prefix))
 			cut(entry_text, label_prefix);
-		desc = trim_seps(entry_text);
+		desc = trim_seps(x, entry_text);
 	}
-	char *t = trim_seps(title);
-	free(title);
-	if (!*t) {
-		free(t);
-		t = xstrdup(c->url);
-	}
+	char *t = trim_seps(x, title);
+	if (!*t)
+		t = str_copy(x, c->url);
 	c->title = utf8_bound(t, EXTRACT_TITLE_MAX);
-	if (*desc)
-		c->desc = utf8_bound(squeeze_in_place(desc), EXTRACT_DESC_MAX);
-	else {
-		c->desc = NULL;
-		free(desc);
-	}
-	free(entry_text);
-	free(lead);
-	free(prefix);
-	free(label_prefix);
+	c->desc = *desc ? utf8_bound(squeeze_in_place(desc), EXTRACT_DESC_MAX) : NULL;
 }
 
 /* Autolinked URLs carry no position: use the nearest ancestor's line. */
@@ -485,12 +499,12 @@ static bool is_relative_ref(const char *url)
 	return true;
 }
 
-static void add_ilink(struct doc *doc, cmark_node *n, const char *url)
+static void add_ilink(struct strings *x, struct doc *doc, cmark_node *n, const char *url)
 {
 	doc->ilinks = xgrow(doc->ilinks, &doc->capilinks, doc->nilinks + 1, sizeof *doc->ilinks);
 	struct ilink *l = &doc->ilinks[doc->nilinks++];
 	memset(l, 0, sizeof *l);
-	l->url = xstrdup(url);
+	l->url = str_copy(x, url);
 	l->line = line_of(n);
 	l->col = cmark_node_get_start_column(n);
 	l->node = n;
@@ -512,11 +526,12 @@ static void heading_state_init(struct heading_state *hs)
 		hs->last[i] = -1;
 }
 
-static void add_heading(struct doc *doc, cmark_node *n, size_t *cap, struct heading_state *hs)
+static void add_heading(struct strings *x, struct doc *doc, cmark_node *n, size_t *cap,
+			struct heading_state *hs)
 {
 	doc->headings = xgrow(doc->headings, cap, doc->nheadings + 1, sizeof *doc->headings);
 	struct heading *h = &doc->headings[doc->nheadings];
-	h->text = doc_node_text(n);
+	h->text = node_text(x, n, false);
 	h->level = cmark_node_get_heading_level(n);
 	h->line = ast_line(n);
 	/* the parent: the last heading of a lower level */
@@ -545,21 +560,21 @@ static void add_heading(struct doc *doc, cmark_node *n, size_t *cap, struct head
 	doc->nheadings++;
 }
 
-static void add_anchor(struct doc *doc, const char *id, size_t n)
+static void add_anchor(struct strings *x, struct doc *doc, const char *id, size_t n)
 {
 	doc->anchors = xgrow(doc->anchors, &doc->capanchors, doc->nanchors + 1, sizeof *doc->anchors);
-	doc->anchors[doc->nanchors++] = xstrndup(id, n);
+	doc->anchors[doc->nanchors++] = arena_strndup(&x->arena, id, n);
 }
 
 /* Ids that custom nodes carry (RST targets, footnotes): #anchors too. */
-static void add_custom_ids(struct doc *doc, cmark_node *n)
+static void add_custom_ids(struct strings *x, struct doc *doc, cmark_node *n)
 {
 	const char *e = cmark_node_get_on_enter(n);
 	for (const char *p = e ? strstr(e, " id=\"") : NULL; p; p = strstr(p + 1, " id=\"")) {
 		const char *start = p + 5, *end = strchr(start, '"');
 		if (!end)
 			break;
-		add_anchor(doc, start, (size_t)(end - start));
+		add_anchor(x, doc, start, (size_t)(end - start));
 	}
 }
 
@@ -635,13 +650,13 @@ static bool is_relative_src(const char *url)
 	return true;
 }
 
-static void add_image(struct doc *doc, cmark_node *n)
+static void add_image(struct strings *x, struct doc *doc, cmark_node *n)
 {
 	const char *url = cmark_node_get_url(n);
 	if (!url || !is_relative_src(url))
 		return;
 	doc->images = xgrow(doc->images, &doc->capimages, doc->nimages + 1, sizeof *doc->images);
-	doc->images[doc->nimages++] = (struct image){xstrdup(url), ast_line(n),
+	doc->images[doc->nimages++] = (struct image){str_copy(x, url), ast_line(n),
 						     cmark_node_get_start_column(n)};
 }
 
@@ -664,7 +679,8 @@ void extract_doc(struct doc *doc)
 	struct heading_state hs;
 	heading_state_init(&hs);
 	int section = -1;
-	char *prev_title = NULL;
+	struct strings x = {ARENA_INIT, BUF_INIT};
+	const char *prev_title = NULL; /* a citation's title: not changed after */
 	cmark_node *prev_entry = NULL;
 	struct node_table entries = {0}, contexts = {0};
 	cmark_node **listings = NULL; /* per citation: its listing entry */
@@ -677,30 +693,31 @@ void extract_doc(struct doc *doc)
 		cmark_node *n = cmark_iter_get_node(it);
 		cmark_node_type t = cmark_node_get_type(n);
 		if (t == CMARK_NODE_HEADING) {
-			add_heading(doc, n, &caph, &hs);
+			add_heading(&x, doc, n, &caph, &hs);
 			section = (int)doc->nheadings - 1;
 			const char *id = doc->headings[section].id;
-			add_anchor(doc, id, strlen(id));
+			add_anchor(&x, doc, id, strlen(id));
 		} else if (t == CMARK_NODE_CUSTOM_BLOCK || t == CMARK_NODE_CUSTOM_INLINE) {
-			add_custom_ids(doc, n);
+			add_custom_ids(&x, doc, n);
 		} else if (t == CMARK_NODE_TEXT) {
 			const char *l = cmark_node_get_literal(n);
 			doc->words += l ? count_words(l) : 0;
 		} else if (t == CMARK_NODE_IMAGE) {
-			add_image(doc, n);
+			add_image(&x, doc, n);
 		} else if (t == CMARK_NODE_LINK) {
 			const char *url = cmark_node_get_url(n);
 			if (!url || !*url)
 				continue;
-			char *canonical = url_canonical_memo(url); /* NULL: not absolute http(s) */
+			/* NULL: not absolute http(s) */
+			char *canonical = url_canonical_memo_in(url, &x.arena);
 			if (canonical) {
 				doc->cites = xgrow(doc->cites, &doc->capcites, doc->ncites + 1,
 						   sizeof *doc->cites);
 				struct citation *c = &doc->cites[doc->ncites++];
 				memset(c, 0, sizeof *c);
-				c->url = xstrdup(url);
+				c->url = str_copy(&x, url);
 				c->canonical = canonical;
-				c->text = doc_node_text(n);
+				c->text = node_text(&x, n, false);
 				c->line = line_of(n);
 				c->col = cmark_node_get_start_column(n);
 				c->heading = section;
@@ -712,24 +729,26 @@ void extract_doc(struct doc *doc)
 				c->listing = is_listing(n, listings[doc->ncites - 1]);
 				cmark_node *entry = entry_of(n);
 				if (++facts_of(&entries, entry)->links > EXTRACT_ENTRY_LINKS)
-					describe_plain(c);
+					describe_plain(&x, c);
 				else
-					describe(c, n, entry == prev_entry ? prev_title : NULL,
+					describe(&x, c, n, entry == prev_entry ? prev_title : NULL,
 						 &contexts);
 				if (entry != prev_entry) {
-					free(prev_title);
-					prev_title = xstrdup(c->title);
+					prev_title = c->title;
 					prev_entry = entry;
 				}
 			} else if (is_relative_ref(url) || url[0] == '#')
-				add_ilink(doc, n, url);
+				add_ilink(&x, doc, n, url);
 		}
 	}
 	cmark_iter_free(it);
 	unique_names_free(&hs.ids);
 	node_table_free(&entries);
 	node_table_free(&contexts);
-	free(prev_title);
 	number_entries(doc, listings);
 	free(listings);
+	/* the kept strings into the document's block, the arena gone whole */
+	doc_compact_strings_from(doc, &x.arena);
+	arena_release(&x.arena);
+	buf_free(&x.text);
 }

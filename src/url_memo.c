@@ -1,10 +1,12 @@
 /* url_memo: url_canonical's answers, kept per thread (see url_memo.h). */
 #include "url_memo.h"
+#include "arena.h"
 #include "hash.h"
 #include "url.h"
 #include "xalloc.h"
 
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -93,8 +95,12 @@ static void make_room(struct memo *m)
 	free(was);
 }
 
-char *url_canonical_memo(const char *url)
+/* url's canonical form, or NULL: borrowed from the table (good until this
+ * thread's next call) when *heap is false, else a heap string the caller
+ * frees (a new answer, or no table). */
+static char *answer_for(const char *url, bool *heap)
 {
+	*heap = true;
 	if (!url)
 		return NULL;
 	struct memo *m = memo_of_thread();
@@ -104,8 +110,10 @@ char *url_canonical_memo(const char *url)
 	size_t len = strlen(url);
 	for (size_t i = (size_t)h & (m->cap - 1); m->slots[i].url; i = (i + 1) & (m->cap - 1)) {
 		const struct answer *a = &m->slots[i];
-		if (a->hash == h && a->url_len == len && !memcmp(a->url, url, len))
-			return a->canonical ? xstrdup(a->url + len + 1) : NULL;
+		if (a->hash == h && a->url_len == len && !memcmp(a->url, url, len)) {
+			*heap = false;
+			return a->canonical ? a->url + len + 1 : NULL;
+		}
 	}
 	char *c = url_canonical(url);
 	make_room(m);
@@ -119,4 +127,23 @@ char *url_canonical_memo(const char *url)
 	*free_slot(m, h) = (struct answer){h, both, len, c != NULL};
 	m->n++;
 	return c;
+}
+
+char *url_canonical_memo(const char *url)
+{
+	bool heap;
+	char *c = answer_for(url, &heap);
+	return heap || !c ? c : xstrdup(c);
+}
+
+char *url_canonical_memo_in(const char *url, struct arena *a)
+{
+	bool heap;
+	char *c = answer_for(url, &heap);
+	if (!c)
+		return NULL;
+	char *copy = arena_strndup(a, c, strlen(c));
+	if (heap)
+		free(c);
+	return copy;
 }

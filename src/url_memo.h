@@ -10,5 +10,8 @@
 /* url_canonical(url), the same in every case (NULL included); a new heap
  * string the caller frees. */
 char *url_canonical_memo(const char *url);
+/* The same answer, copied into a (NULL when there is none). */
+struct arena;
+char *url_canonical_memo_in(const char *url, struct arena *a);
 
 #endif
