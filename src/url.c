@@ -531,7 +531,9 @@ char *url_canonical_general(const char *url)
 	/* canonical already: a second pass would give the same again */
 	bool fixed = c && !strcmp(c, s);
 	free(s);
-	if (fixed)
+	/* or canonical as written now (most are: a second pass is half the
+	 * work again, for nothing) */
+	if (fixed || (c && canonical_as_written(c)))
 		return c;
 	/* The rewrites (arXiv .pdf and versions, youtu.be, trailing dots) can
 	 * leave something a second pass would still change ("/pdf///..pdf"

@@ -321,6 +321,9 @@ static bool same_both_ways(const char *url)
 {
 	char *general = url_canonical_general(url);
 	bool as_written = general && !strcmp(general, url);
+	/* a fixed point, however few passes the long way took to reach it */
+	if (general)
+		assert_same_string_or_null(url_canonical_general(general), xstrdup(general));
 	assert_same_string_or_null(url_canonical(url), general);
 	return as_written;
 }
