@@ -389,6 +389,51 @@ static const struct citation *cite_url(const struct doc *d, const char *url)
 /* What check's rules ask of a link's place: whether it lists a resource,
  * the entry it stands in (one number for one entry node, wherever its links
  * lie), and the images of relative sources, kept so that no tree is. */
+/* Every string extraction keeps lies in the document's one block (the rest
+ * went with extraction's arena): headings, anchors, citations, internal
+ * links and images alike. */
+static bool in_block(const struct doc *d, const char *p)
+{
+	return !p || (p >= d->strings && p < d->strings + d->strings_size);
+}
+
+static void test_strings_in_one_block(void **state)
+{
+	(void)state;
+	struct doc d;
+	load(&d,
+	     "# Head\n\n## Head\n\n"
+	     "**Lead**: context\n\n"
+	     "> - Paper: <https://arxiv.org/pdf/2205.14135v2.pdf>\n\n"
+	     "- [A](http://WWW.a.org/x/) - about a\n"
+	     "- [code](https://b.org/) ([pdf](https://b.org/p.pdf))\n\n"
+	     "See [there](other.md#x) and [here](#head).\n\n"
+	     "![plot](img/plot.png)\n",
+	     false);
+	assert_non_null(d.strings);
+	assert_int_equal(d.nheadings, 2);
+	assert_string_equal(d.headings[1].id, "head-1");
+	for (size_t i = 0; i < d.nheadings; i++)
+		assert_true(in_block(&d, d.headings[i].text) && in_block(&d, d.headings[i].id));
+	assert_int_equal(d.nanchors, 2);
+	for (size_t i = 0; i < d.nanchors; i++)
+		assert_true(in_block(&d, d.anchors[i]));
+	assert_int_equal(d.ncites, 4);
+	for (size_t i = 0; i < d.ncites; i++) {
+		const struct citation *c = &d.cites[i];
+		assert_true(in_block(&d, c->url) && in_block(&d, c->canonical) &&
+			    in_block(&d, c->text) && in_block(&d, c->title) && in_block(&d, c->desc));
+	}
+	assert_string_equal(cite(&d, "https://a.org/x")->title, "A");
+	assert_string_equal(cite(&d, "https://arxiv.org/abs/2205.14135")->title, "Lead");
+	assert_int_equal(d.nilinks, 2);
+	for (size_t i = 0; i < d.nilinks; i++)
+		assert_true(in_block(&d, d.ilinks[i].url));
+	assert_int_equal(d.nimages, 1);
+	assert_true(in_block(&d, d.images[0].url));
+	doc_free(&d);
+}
+
 static void test_listings_and_images(void **state)
 {
 	(void)state;
@@ -478,6 +523,7 @@ int main(void)
 		cmocka_unit_test(test_lead_item_text),
 		cmocka_unit_test(test_node_text_squeezed),
 		cmocka_unit_test(test_listings_and_images),
+		cmocka_unit_test(test_strings_in_one_block),
 	};
 	return cmocka_run_group_tests_name("extract", tests, NULL, NULL);
 }
