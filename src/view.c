@@ -779,6 +779,7 @@ struct val *view_topic(const struct site *s, size_t ti, size_t page, struct view
 		val_push(list, view_listed_item(s, items, t->listing[i], root, true, false));
 	}
 	val_setk_int(m, "page", (long long)page);
+	val_setk_int(m, "page_number", (long long)page); /* as the other lists name it */
 	val_setk_int(m, "pages", (long long)t->npages);
 	val_setk_bool(m, "paged", t->npages > 1);
 	if (t->npages > 1)

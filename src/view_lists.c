@@ -278,7 +278,8 @@ struct val *view_topics(const struct site *s, size_t page)
 		for (size_t k = depth; k-- > 0;)
 			val_push(trail, val_str(up[k]));
 	}
-	val_setk_int(v, "page", (long long)page);
+	/* not "page": every page has that, the page's own fields (view_base) */
+	val_setk_int(v, "page_number", (long long)page);
 	val_setk_int(v, "pages", (long long)npages);
 	val_setk_bool(v, "paged", npages > 1);
 	if (npages > 1)
@@ -346,7 +347,8 @@ struct val *view_quick_reference(const struct site *s, size_t page, struct view_
 	val_setk_bool(v, "has_sections", sections->n > 0 || left);
 	val_setk_int(v, "sections_left", (long long)left);
 	val_setk_bool(v, "has_sections_left", left > 0);
-	val_setk_int(v, "page", (long long)page);
+	/* not "page": every page has that, the page's own fields (view_base) */
+	val_setk_int(v, "page_number", (long long)page);
 	val_setk_int(v, "pages", (long long)npages);
 	val_setk_bool(v, "paged", npages > 1);
 	if (npages > 1)
