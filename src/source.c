@@ -9,6 +9,7 @@
 #include "yamlx.h"
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -16,6 +17,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 bool source_is_document(const char *name)
 {
@@ -289,28 +291,41 @@ int source_load(const char *file, const char *shown, long max_size, struct sourc
 	memset(s, 0, sizeof *s);
 	s->relpath = xstrdup(shown);
 	s->body_line = 1;
-	FILE *f = fopen(file, "rb");
-	if (!f) {
+	int fd = open(file, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
 		diag_add(d, SEV_ERROR, shown, 0, 0, "cannot read: %s", strerror(errno));
 		return -1;
 	}
-	if (fstat(fileno(f), &s->st))
+	if (fstat(fd, &s->st))
 		memset(&s->st, 0, sizeof s->st);
+	/* read straight into room for the size fstat gives, and no further
+	 * once that many bytes came (four calls a file, not seven: 10,000
+	 * documents are 30,000 calls fewer); a file without a size is read
+	 * to its end */
+	size_t size = S_ISREG(s->st.st_mode) && s->st.st_size > 0 ? (size_t)s->st.st_size : 0;
+	bool too_large = max_size > 0 && size > (size_t)max_size;
 	struct buf raw = BUF_INIT;
-	char chunk[65536];
-	size_t r;
-	while ((r = fread(chunk, 1, sizeof chunk, f)) > 0) {
-		buf_put(&raw, chunk, r);
-		if (max_size > 0 && raw.n > (size_t)max_size) {
-			diag_addc(d, SEV_ERROR, "file-too-large", shown, 0, 0,
-				  "file is larger than limits.max_file_size (%ld bytes): skipped",
-				  max_size);
-			fclose(f);
-			buf_free(&raw);
-			return -1;
-		}
+	if (!too_large)
+		buf_grow(&raw, size ? size : 65536);
+	while (!too_large && (!size || raw.n < size)) {
+		if (raw.cap - raw.n - 1 == 0)
+			buf_grow(&raw, 65536);
+		ssize_t r = read(fd, raw.p + raw.n, raw.cap - raw.n - 1);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		raw.n += (size_t)r;
+		raw.p[raw.n] = '\0';
+		too_large = max_size > 0 && raw.n > (size_t)max_size;
 	}
-	fclose(f);
+	close(fd);
+	if (too_large) {
+		diag_addc(d, SEV_ERROR, "file-too-large", shown, 0, 0,
+			  "file is larger than limits.max_file_size (%ld bytes): skipped", max_size);
+		buf_free(&raw);
+		return -1;
+	}
 	if (utf8_looks_binary(buf_cstr(&raw), raw.n)) {
 		diag_addc(d, SEV_ERROR, "binary", shown, 1, 1, "file looks binary, not text: skipped");
 		buf_free(&raw);

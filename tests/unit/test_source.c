@@ -132,6 +132,31 @@ static void test_sniff_seeds(void **state)
 	assert_int_equal(source_sniff("a.md", "Title\n=====\n", 12), FMT_MARKDOWN);
 }
 
+/* A file is read whole: one of exactly max_file_size bytes, and one whose
+ * size fstat does not tell (as /proc's), read to its end. */
+static void test_read_whole(void **state)
+{
+	(void)state;
+	const char *line = "hello world, this is a long enough line of text\n";
+	char *p = write_tmp(line);
+	struct source s;
+	struct diags d = DIAGS_INIT;
+	assert_int_equal(source_load(p, "content/exact.md", (long)strlen(line), &s, &d), 0);
+	assert_int_equal(d.n, 0);
+	assert_int_equal(s.len, strlen(line));
+	assert_string_equal(s.text, line);
+	source_free(&s);
+	unlink(p);
+	free(p);
+	assert_int_equal(source_load("/proc/self/status", "content/status.md", 0, &s, &d), 0);
+	assert_int_equal(d.n, 0);
+	assert_true(s.len > 100);
+	assert_non_null(strstr(s.text, "Name:"));
+	assert_non_null(strstr(s.text, "VmRSS:")); /* past the first lines */
+	source_free(&s);
+	diags_free(&d);
+}
+
 static void test_binary_and_size_refused(void **state)
 {
 	(void)state;
@@ -352,6 +377,7 @@ int main(void)
 		cmocka_unit_test(test_front_matter_alias_bounded),
 		cmocka_unit_test(test_sniff_seeds),
 		cmocka_unit_test(test_binary_and_size_refused),
+		cmocka_unit_test(test_read_whole),
 		cmocka_unit_test(test_discover_sorted),
 		cmocka_unit_test(test_slugs),
 		cmocka_unit_test(test_safe_paths),
