@@ -377,6 +377,11 @@ static void save_appended(const struct doc_cache *c, int cfd, const char **relpa
 	free(size);
 }
 
+/* The cache is written through stdio with room for this much at a time:
+ * its default (a block, 4 KB) made 40,000 writes of the 170 MB at 10,000
+ * documents. */
+#define WRITE_BUFFER ((size_t)1 << 20)
+
 /* The whole cache again: each document's new entry, or its old one as it is. */
 static int rewrite(const struct doc_cache *c, int cfd, const char env[33], const char **relpaths,
 		   struct buf *entries, size_t n)
@@ -389,6 +394,9 @@ static int rewrite(const struct doc_cache *c, int cfd, const char env[33], const
 	FILE *f = fd >= 0 ? fdopen(fd, "wb") : NULL;
 	if (fd >= 0 && !f)
 		close(fd);
+	char *fbuf = f ? xmalloc(WRITE_BUFFER) : NULL;
+	if (f)
+		setvbuf(f, fbuf, _IOFBF, WRITE_BUFFER);
 	int head = f ? fprintf(f, MAGIC "%s\n", env) : -1;
 	bool ok = head > 0;
 	size_t *at = xcalloc(n + 1, sizeof *at), *size = xcalloc(n + 1, sizeof *size);
@@ -406,6 +414,7 @@ static int rewrite(const struct doc_cache *c, int cfd, const char env[33], const
 	}
 	if (f && fclose(f))
 		ok = false;
+	free(fbuf);
 	if (!ok || path_rename_over_at(cfd, tmp, cfd, DOC_CACHE_NAME)) {
 		unlinkat(cfd, tmp, 0);
 		ok = false;
@@ -509,6 +518,7 @@ struct doc_cache_stream {
 	size_t n, next;        /* entries before next are written */
 	int cfd;
 	FILE *f;               /* NULL while the file in place agrees */
+	char *fbuf;            /* f's buffer (WRITE_BUFFER bytes) */
 	char tmp[64];
 	struct doc_cache old;  /* the file in place, mapped (data NULL: none) */
 	size_t agreed;         /* its bytes the stream has matched so far */
@@ -548,6 +558,10 @@ static void stream_diverge(struct doc_cache_stream *st)
 	st->f = fd >= 0 ? fdopen(fd, "wb") : NULL;
 	if (fd >= 0 && !st->f)
 		close(fd);
+	if (st->f) {
+		st->fbuf = xmalloc(WRITE_BUFFER);
+		setvbuf(st->f, st->fbuf, _IOFBF, WRITE_BUFFER);
+	}
 	if (!st->f || (st->agreed && fwrite(st->old.data, 1, st->agreed, st->f) != st->agreed))
 		st->ok = false;
 	stream_close_old(st);
@@ -669,6 +683,7 @@ struct doc_cache_stream *doc_cache_stream_begin(const char *source_dir, const ch
 	if (!st->ok) {
 		if (st->f)
 			fclose(st->f);
+		free(st->fbuf);
 		if (st->new_fd >= 0)
 			close(st->new_fd);
 		if (st->old_fd >= 0)
@@ -730,6 +745,8 @@ int doc_cache_stream_end(struct doc_cache_stream *st, int *bodies_fd)
 	ok = st->ok;
 	if (st->f && fclose(st->f))
 		ok = false;
+	free(st->fbuf);
+	st->fbuf = NULL;
 	if (!same && (!ok || path_rename_over_at(st->cfd, st->tmp, st->cfd, DOC_CACHE_NAME))) {
 		unlinkat(st->cfd, st->tmp, 0);
 		ok = false;
