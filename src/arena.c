@@ -8,44 +8,44 @@
 
 struct arena_block {
 	struct arena_block *next;
-	size_t used, size;
+	size_t size;
 	max_align_t data[];
 };
 
 static size_t rounded(size_t n)
 {
-	return (n + sizeof(max_align_t) - 1) & ~(sizeof(max_align_t) - 1);
+	return (n + ARENA_ALIGN - 1) & ~(ARENA_ALIGN - 1);
 }
 
-void *arena_alloc(struct arena *a, size_t n)
+void *arena_alloc_slow(struct arena *a, size_t n)
 {
 	n = rounded(n);
-	struct arena_block *b = a->blocks;
-	if (!b || b->size - b->used < n) {
-		if (a->next_size < 16384)
-			a->next_size = 16384;
-		size_t size = n > a->next_size ? n : a->next_size;
-		if (a->next_size < (1u << 20))
-			a->next_size *= 2;
-		b = xmalloc(sizeof *b + size);
-		b->next = a->blocks;
-		b->used = 0;
-		b->size = size;
-		a->blocks = b;
+	if (a->at && (size_t)(a->end - a->at) >= n) { /* (a caller past the inline check) */
+		void *p = a->at;
+		a->at += n;
+		return p;
 	}
-	void *p = (char *)b->data + b->used;
-	b->used += n;
-	return p;
+	if (a->next_size < 16384)
+		a->next_size = 16384;
+	size_t size = n > a->next_size ? n : a->next_size;
+	if (a->next_size < (1u << 20))
+		a->next_size *= 2;
+	struct arena_block *b = xmalloc(sizeof *b + size);
+	b->next = a->blocks;
+	b->size = size;
+	a->blocks = b;
+	a->at = (char *)b->data + n;
+	a->end = (char *)b->data + size;
+	return b->data;
 }
 
 bool arena_extend(struct arena *a, void *p, size_t n, size_t m)
 {
-	struct arena_block *b = a->blocks;
 	n = rounded(n);
 	m = rounded(m);
-	if (!b || m < n || (char *)p + n != (char *)b->data + b->used || b->size - b->used < m - n)
+	if (!a->at || m < n || (char *)p + n != a->at || (size_t)(a->end - a->at) < m - n)
 		return false;
-	b->used += m - n;
+	a->at += m - n;
 	return true;
 }
 
@@ -75,4 +75,5 @@ void arena_release(struct arena *a)
 		a->blocks = next;
 	}
 	a->next_size = 0;
+	a->at = a->end = NULL;
 }

@@ -10,14 +10,28 @@
 struct arena_block;
 
 struct arena {
-	struct arena_block *blocks;
+	struct arena_block *blocks; /* the newest first: allocations come from it */
 	size_t next_size;
+	char *at, *end;             /* the newest block's room left */
 };
 
-#define ARENA_INIT {NULL, 0}
+#define ARENA_INIT {NULL, 0, NULL, NULL}
+#define ARENA_ALIGN _Alignof(max_align_t)
 
-/* n bytes aligned for any type; never NULL (aborts when memory runs out). */
-void *arena_alloc(struct arena *a, size_t n);
+/* arena_alloc's way when the newest block has no room (a new block). */
+void *arena_alloc_slow(struct arena *a, size_t n);
+/* n bytes aligned for any type; never NULL (aborts when memory runs out).
+ * Inline: views and trees make millions of small allocations. */
+static inline void *arena_alloc(struct arena *a, size_t n)
+{
+	n = (n + ARENA_ALIGN - 1) & ~(ARENA_ALIGN - 1);
+	if (a->at && (size_t)(a->end - a->at) >= n) {
+		void *p = a->at;
+		a->at += n;
+		return p;
+	}
+	return arena_alloc_slow(a, n);
+}
 /* Grow p, the last allocation made from a (n bytes asked), to m bytes where
  * it lies: true when its block has the room (else nothing changes). A
  * realloc that need not copy. */

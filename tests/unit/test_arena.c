@@ -15,7 +15,7 @@ static void test_alloc_and_extend(void **state)
 	(void)state;
 	struct arena a = ARENA_INIT;
 	char *p = arena_alloc(&a, 10);
-	assert_int_equal((uintptr_t)p % sizeof(max_align_t), 0);
+	assert_int_equal((uintptr_t)p % _Alignof(max_align_t), 0);
 	memset(p, 'p', 10);
 	/* the last allocation grows in place, its bytes kept */
 	assert_true(arena_extend(&a, p, 10, 100));
@@ -37,6 +37,24 @@ static void test_alloc_and_extend(void **state)
 	memset(big, 'b', 1u << 21);
 	assert_false(arena_extend(&a, big, 1u << 21, (1u << 21) + 64)); /* full */
 	assert_false(arena_extend(&a, r, 1, 32)); /* an older block's */
+	arena_release(&a);
+	/* many small ones of odd sizes, across blocks: each aligned, each
+	 * written whole without touching the one before */
+	char *prev = NULL;
+	size_t prev_n = 0;
+	for (size_t k = 0; k < 5000; k++) {
+		size_t n = 1 + k % 97;
+		char *x = arena_alloc(&a, n);
+		assert_int_equal((uintptr_t)x % _Alignof(max_align_t), 0);
+		memset(x, (int)(k & 0xff), n);
+		if (prev)
+			assert_int_equal((unsigned char)prev[prev_n - 1], (unsigned char)((k - 1) & 0xff));
+		assert_true(arena_owns(&a, x) && arena_owns(&a, x + n - 1));
+		prev = x;
+		prev_n = n;
+	}
+	int outside;
+	assert_false(arena_owns(&a, &outside));
 	arena_release(&a);
 	/* released, it is empty again and serves anew */
 	char *s = arena_alloc(&a, 16);
