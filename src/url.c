@@ -35,9 +35,26 @@ static int hexval(int c)
 	return (c >= 'a' && c <= 'f') ? c - 'a' + 10 : -1;
 }
 
+/* What each byte may be written as in a URL: 1 unreserved (RFC 3986:
+ * letters, digits, "-._~"), 2 a sub-delimiter or one of ":@/" (written as
+ * they are in a path or query), 4 '?' (as it is in a query only). A look-up,
+ * not a test per class: canonical forms ask it of every byte of 200,000
+ * URLs. */
+enum { URL_UNRESERVED = 1, URL_SUB = 2, URL_QMARK = 4 };
+static const unsigned char url_class[256] = {
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 2, 0, 0, 2, 0, 2, 2, 2, 2, 2, 2, 2, 1, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 0, 2, 0, 4,
+	2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1,
+	0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+};
+
 static bool is_unreserved(int c)
 {
-	return is_alpha(c) || is_digit(c) || c == '-' || c == '.' || c == '_' || c == '~';
+	return c >= 0 && c < 256 && (url_class[c] & URL_UNRESERVED);
 }
 
 static bool str_ieq(struct str s, const char *c)
@@ -242,17 +259,7 @@ static char *host_norm(struct str h)
 
 static bool allowed_raw(unsigned char c, bool query)
 {
-	if (is_unreserved(c))
-		return true;
-	switch (c) {
-	case '!': case '$': case '&': case '\'': case '(': case ')': case '*': case '+':
-	case ',': case ';': case '=': case ':': case '@': case '/':
-		return true;
-	case '?':
-		return query;
-	default:
-		return false;
-	}
+	return url_class[c] & (query ? URL_UNRESERVED | URL_SUB | URL_QMARK : URL_UNRESERVED | URL_SUB);
 }
 
 /* Append s[0..n) with percent-encoding normalised (see url.h). */
