@@ -31,11 +31,6 @@ void buf_grow_slow(struct buf *b, size_t extra)
 	b->cap = c;
 }
 
-void buf_puts(struct buf *b, const char *s)
-{
-	buf_put(b, s, strlen(s));
-}
-
 void buf_putc_slow(struct buf *b, char c)
 {
 	buf_grow(b, 1);

@@ -35,7 +35,12 @@ static inline void buf_put(struct buf *b, const void *p, size_t n)
 	b->n += n;
 	b->p[b->n] = '\0';
 }
-void buf_puts(struct buf *b, const char *s);
+/* (inline: most strings put are literals, whose length is then known where
+ * they are written, with no call to strlen) */
+static inline void buf_puts(struct buf *b, const char *s)
+{
+	buf_put(b, s, strlen(s));
+}
 void buf_putc_slow(struct buf *b, char c);
 /* Append one byte: inline, since renderers call it per character. */
 static inline void buf_putc(struct buf *b, char c)
