@@ -75,6 +75,18 @@ void doc_compact_strings_from(struct doc *d, const struct arena *scratch)
 	*at = '\0';
 }
 
+void doc_drop_tree(struct doc *d)
+{
+	if (d->tree)
+		cmark_node_free(d->tree);
+	d->tree = NULL;
+	free(d->code_blocks);
+	d->code_blocks = NULL;
+	d->ncode_blocks = 0;
+	for (size_t i = 0; i < d->nheadings; i++)
+		d->headings[i].node = NULL;
+}
+
 void doc_free(struct doc *d)
 {
 	free(d->relpath);
@@ -84,8 +96,7 @@ void doc_free(struct doc *d)
 	free(d->description);
 	free(d->slug);
 	free(d->url);
-	if (d->tree)
-		cmark_node_free(d->tree);
+	doc_drop_tree(d);
 	free(d->body);
 	for (size_t i = 0; i < d->nanchors; i++)
 		doc_free_str(d, d->anchors[i]);

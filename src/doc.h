@@ -17,6 +17,7 @@ struct heading {
 	int level;
 	int line;
 	int parent;   /* index of the enclosing heading, -1 at top */
+	cmark_node *node; /* its node while the tree lives (extract.h), else NULL */
 };
 
 /* One external link of a document. */
@@ -70,6 +71,9 @@ struct doc {
 	char *slug;
 	char *url;        /* page URL path relative to the site root: "<slug>/" */
 	cmark_node *tree;     /* freed once rendered into body */
+	cmark_node **code_blocks; /* the tree's code blocks, in order, while it
+				   * lives (extract.h: the body dresses them) */
+	size_t ncode_blocks;
 	char *body;           /* HTML with markers; see html.h. NULL with
 			       * body_in_cache: body_len bytes at body_at in the
 			       * document cache (site.body_fd), read when needed */
@@ -99,6 +103,8 @@ struct doc {
 };
 
 void doc_free(struct doc *d);
+/* Free d's tree and forget the nodes extraction noted in it. */
+void doc_drop_tree(struct doc *d);
 /* Move the strings of d's anchors, headings, citations and links into one
  * block, as a document from the cache has them: the strings a page reads
  * together then lie together (first touches of scattered strings were a

@@ -532,6 +532,7 @@ static void add_heading(struct strings *x, struct doc *doc, cmark_node *n, size_
 	doc->headings = xgrow(doc->headings, cap, doc->nheadings + 1, sizeof *doc->headings);
 	struct heading *h = &doc->headings[doc->nheadings];
 	h->text = node_text(x, n, false);
+	h->node = n;
 	h->level = cmark_node_get_heading_level(n);
 	h->line = ast_line(n);
 	/* the parent: the last heading of a lower level */
@@ -710,7 +711,7 @@ long extract_count_words(const char *s, size_t n)
 
 void extract_doc(struct doc *doc)
 {
-	size_t caph = 0;
+	size_t caph = 0, capcode = 0;
 	struct heading_state hs;
 	heading_state_init(&hs);
 	int section = -1;
@@ -737,6 +738,10 @@ void extract_doc(struct doc *doc)
 		} else if (t == CMARK_NODE_TEXT) {
 			const char *l = cmark_node_get_literal(n);
 			doc->words += l ? extract_count_words(l, strlen(l)) : 0;
+		} else if (t == CMARK_NODE_CODE_BLOCK) {
+			doc->code_blocks = xgrow(doc->code_blocks, &capcode, doc->ncode_blocks + 1,
+						 sizeof *doc->code_blocks);
+			doc->code_blocks[doc->ncode_blocks++] = n;
 		} else if (t == CMARK_NODE_IMAGE) {
 			add_image(&x, doc, n);
 		} else if (t == CMARK_NODE_LINK) {

@@ -132,31 +132,18 @@ char *html_render_body(struct doc *d)
 	}
 	for (size_t i = 0; i < d->nilinks; i++)
 		mark_ilink(&d->ilinks[i], i);
-	/* headings and code blocks, collected first: never edit under an iterator */
-	cmark_node **heads = xcalloc(d->nheadings + 1, sizeof *heads);
-	size_t nh = 0, ncode = 0, capcode = 0;
-	cmark_node **code = NULL;
-	cmark_iter *it = cmark_iter_new(d->tree);
-	cmark_event_type ev;
-	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
-		cmark_node *n = cmark_iter_get_node(it);
-		if (ev != CMARK_EVENT_ENTER)
-			continue;
-		cmark_node_type t = cmark_node_get_type(n);
-		if (t == CMARK_NODE_HEADING && nh < d->nheadings)
-			heads[nh++] = n;
-		else if (t == CMARK_NODE_CODE_BLOCK) {
-			code = xgrow(code, &capcode, ncode + 1, sizeof *code);
-			code[ncode++] = n;
+	/* headings and code blocks, as extraction found them (no walk of the
+	 * tree again; and none edited under an iterator) */
+	for (size_t i = 0; i < d->nheadings; i++)
+		if (d->headings[i].node) {
+			dress_heading(d->headings[i].node, &d->headings[i]);
+			d->headings[i].node = NULL;
 		}
-	}
-	cmark_iter_free(it);
-	for (size_t i = 0; i < nh; i++)
-		dress_heading(heads[i], &d->headings[i]);
-	for (size_t i = 0; i < ncode; i++)
-		dress_code(code[i]);
-	free(heads);
-	free(code);
+	for (size_t i = 0; i < d->ncode_blocks; i++)
+		dress_code(d->code_blocks[i]);
+	free(d->code_blocks);
+	d->code_blocks = NULL;
+	d->ncode_blocks = 0;
 	/* the default allocator: the tree may live in a document's arena */
 	return cmark_render_html_with_mem(d->tree, CMARK_OPT_DEFAULT | CMARK_OPT_FOOTNOTES,
 					  ast_extensions(), cmark_get_default_mem_allocator());

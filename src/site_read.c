@@ -158,8 +158,7 @@ static size_t read_doc(struct read_job *j, size_t i, struct buf *entry)
 	/* memory holds the HTML (a build's: check renders no page), not every tree */
 	if (!j->readonly)
 		d->body = html_render_body(d);
-	cmark_node_free(d->tree);
-	d->tree = NULL;
+	doc_drop_tree(d);
 	doc_compact_strings(d);
 	ast_arena_end(arena);
 	d->ok = true;

@@ -14,9 +14,9 @@ static void sample(struct doc *d)
 	memset(d, 0, sizeof *d);
 	d->nheadings = 3;
 	d->headings = xcalloc(3, sizeof *d->headings);
-	d->headings[0] = (struct heading){xstrdup("Intro"), xstrdup("intro"), 2, 1, -1};
-	d->headings[1] = (struct heading){xstrdup("Setup"), xstrdup("setup"), 3, 5, 0};
-	d->headings[2] = (struct heading){xstrdup("Notes"), xstrdup("notes"), 2, 9, -1};
+	d->headings[0] = (struct heading){xstrdup("Intro"), xstrdup("intro"), 2, 1, -1, NULL};
+	d->headings[1] = (struct heading){xstrdup("Setup"), xstrdup("setup"), 3, 5, 0, NULL};
+	d->headings[2] = (struct heading){xstrdup("Notes"), xstrdup("notes"), 2, 9, -1, NULL};
 	d->ncites = 2;
 	d->cites = xcalloc(2, sizeof *d->cites);
 	for (int i = 0; i < 2; i++)

@@ -40,8 +40,8 @@ static void sample_doc(struct doc *d)
 	d->anchors[0] = xstrdup("setup");
 	d->nheadings = 2;
 	d->headings = xcalloc(2, sizeof *d->headings);
-	d->headings[0] = (struct heading){xstrdup("Intro"), xstrdup("intro"), 1, 1, -1};
-	d->headings[1] = (struct heading){xstrdup("Setup"), xstrdup("setup"), 2, 9, 0};
+	d->headings[0] = (struct heading){xstrdup("Intro"), xstrdup("intro"), 1, 1, -1, NULL};
+	d->headings[1] = (struct heading){xstrdup("Setup"), xstrdup("setup"), 2, 9, 0, NULL};
 	d->ncites = 1;
 	d->cites = xcalloc(1, sizeof *d->cites);
 	d->cites[0] = (struct citation){.url = xstrdup("https://arxiv.org/abs/2205.14135v2"),

@@ -275,9 +275,41 @@ static void test_preview(void **state)
 	doc_free(&was);
 }
 
+/* Every heading gets its id and anchor and every code block its frame, as
+ * extraction noted them in the tree: nested in a list or a quote too, fenced
+ * with a language or indented without. */
+static void test_headings_and_code_dressed(void **state)
+{
+	(void)state;
+	const char *md = "# Top\n\n```c\nint x;\n```\n\n- item\n\n  ## In a list\n\n"
+			 "> ### Quoted\n>\n>     indented <code>\n\n## Top\n";
+	struct doc d;
+	memset(&d, 0, sizeof d);
+	d.relpath = strdup("h.md");
+	d.shown = strdup("content/h.md");
+	d.tree = md_parse(md, strlen(md), d.shown, false, &d.diags);
+	extract_doc(&d);
+	assert_int_equal(d.nheadings, 4);
+	assert_int_equal(d.ncode_blocks, 2);
+	char *body = html_render_body(&d);
+	assert_null(d.code_blocks);
+	for (size_t i = 0; i < d.nheadings; i++)
+		assert_null(d.headings[i].node);
+	assert_non_null(strstr(body, "<h1 id=\"top\">\nTop\n<a class=\"anchor\" href=\"#top\""));
+	assert_non_null(strstr(body, "<h2 id=\"in-a-list\">\nIn a list\n<a class=\"anchor\""));
+	assert_non_null(strstr(body, "<h3 id=\"quoted\">\nQuoted\n<a class=\"anchor\""));
+	assert_non_null(strstr(body, "<h2 id=\"top-1\">\nTop\n<a class=\"anchor\" href=\"#top-1\""));
+	assert_non_null(strstr(body, "<div class=\"code\" data-lang=\"c\"><div class=\"code-lang\">c</div>"
+				     "<pre><code class=\"language-c\">int x;\n</code></pre></div>"));
+	assert_non_null(strstr(body, "<div class=\"code\"><pre><code>indented &lt;code&gt;\n</code></pre></div>"));
+	free(body);
+	doc_free(&d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_headings_and_code_dressed),
 		cmocka_unit_test(test_prose_edit_relinked),
 		cmocka_unit_test(test_random_prose),
 		cmocka_unit_test(test_refusals),
