@@ -415,29 +415,45 @@ static void classify_one(const struct classify_ctx *x, size_t ri)
 		if (match_url_rules(&x->kind_rules[k], &u))
 			r->kind = (int)k;
 	override_names(r, o);
-	r->topics = xcalloc(cfg->ntopics + 1, sizeof *r->topics);
+	/* its topics gathered on the stack while a site has few (the usual),
+	 * then allocated as many as it has: 60,000 resources at 10,000
+	 * documents, each once */
+	enum { FEW_TOPICS = 256 };
+	int few[FEW_TOPICS + 1];
+	bool few_words[FEW_TOPICS + 1];
+	bool many = cfg->ntopics > FEW_TOPICS;
+	int *topics = many ? xcalloc(cfg->ntopics + 1, sizeof *topics) : few;
+	size_t n = 0;
 	if (o && o->ntopics) {
 		for (size_t i = 0; i < o->ntopics; i++) {
 			int t = config_topic_index(cfg, o->topics[i]);
-			if (t >= 0)
-				r->topics[r->ntopics++] = t;
+			bool again = false; /* a topic named twice is its once */
+			for (size_t k = 0; k < n && !again; k++)
+				again = topics[k] == t;
+			if (t >= 0 && !again)
+				topics[n++] = t;
 		}
 	} else if (cfg->ntopics) {
 		char *text = resource_text(s, r);
-		bool *words = xcalloc(cfg->ntopics + 1, sizeof *words);
+		bool *words = many ? xcalloc(cfg->ntopics + 1, sizeof *words) : few_words;
+		memset(words, 0, (cfg->ntopics + 1) * sizeof *words);
 		phrase_set_match(&x->words, text, words);
 		for (size_t t = 0; t < cfg->ntopics; t++) {
 			if (match_url_rules(&x->topic_rules[t], &u) ||
 			    match_text_rules(x, t, r, words))
-				r->topics[r->ntopics++] = (int)t;
+				topics[n++] = (int)t;
 		}
-		free(words);
+		if (many)
+			free(words);
 		free(text);
 	}
-	if (!r->ntopics)
-		r->topics[r->ntopics++] = (int)cfg->ntopics; /* unsorted */
-	/* as many as it has: 60,000 resources at 10,000 documents */
-	r->topics = xrealloc(r->topics, r->ntopics * sizeof *r->topics);
+	if (!n)
+		topics[n++] = (int)cfg->ntopics; /* unsorted */
+	r->topics = xmalloc(n * sizeof *r->topics);
+	memcpy(r->topics, topics, n * sizeof *r->topics);
+	r->ntopics = n;
+	if (many)
+		free(topics);
 	free(key);
 	const struct res_memo_rec *m = s->memo_hit[ri];
 	if (m && s->check_inputs) {

@@ -385,6 +385,32 @@ static void test_doc_topic(void **state)
 	free(s);
 }
 
+/* An override naming its topics many times over (more names than the site
+ * has topics) gives each once: it once wrote past the resource's list. */
+static void test_override_topics_named_twice(void **state)
+{
+	(void)state;
+	struct buf y = BUF_INIT;
+	buf_puts(&y, "topics:\n  - {id: triton, title: Triton}\n  - {id: cuda, title: CUDA}\n"
+		     "overrides:\n  https://example.org/special: {topics: [");
+	for (int i = 0; i < 600; i++)
+		buf_puts(&y, i ? ", triton" : "triton");
+	buf_puts(&y, ", cuda, cuda]}\n");
+	struct site *s = calloc(1, sizeof *s);
+	struct diags d = DIAGS_INIT;
+	assert_int_equal(config_parse(&s->cfg, y.p, y.n, "site.yml", &d), 0);
+	diags_free(&d);
+	s->docs = calloc(1, sizeof *s->docs);
+	add_doc(s, "# A\n- [Special](https://example.org/special)\n", "a.md");
+	model_build(s);
+	const struct resource *sp = res(s, "https://example.org/special");
+	assert_int_equal(sp->ntopics, 2);
+	assert_true(in_topic(s, sp, "triton") && in_topic(s, sp, "cuda"));
+	model_free(s);
+	free(s);
+	buf_free(&y);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -394,6 +420,7 @@ int main(void)
 		cmocka_unit_test(test_orders_large),
 		cmocka_unit_test(test_doc_topic),
 		cmocka_unit_test(test_default_kinds),
+		cmocka_unit_test(test_override_topics_named_twice),
 	};
 	return cmocka_run_group_tests_name("taxonomy", tests, NULL, NULL);
 }
