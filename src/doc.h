@@ -97,7 +97,6 @@ struct doc {
 	bool strings_mapped;  /* the block is the cache's own bytes, mapped (whoever
 			       * mapped them unmaps them): not freed here */
 	unsigned long long hash;  /* the first half of the file's digest */
-	long words;
 	bool ok;          /* read and parsed */
 	struct diags diags;
 };

@@ -26,7 +26,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define MAGIC "ssg-docs 4 "
+#define MAGIC "ssg-docs 5 "
 #define NONE 0xFFFFFFFFu
 
 static const char *entry_of(const struct doc_cache *c, const char *relpath, size_t *n);
@@ -173,7 +173,6 @@ static void put_doc_as(struct buf *b, const struct doc *d, bool whole, size_t *b
 			put_int(b, d->images[i].col);
 		}
 		put_u64(b, d->hash);
-		put_int(b, d->words);
 	}
 	put_u32(b, (uint32_t)d->diags.n);
 	for (size_t i = 0; i < d->diags.n; i++) {
@@ -994,7 +993,6 @@ static void get_doc(struct reader *r, struct doc *d, const char *base)
 			r->bad = true;
 	}
 	d->hash = get_u64(r);
-	d->words = get_int(r);
 	size_t nd = get_count(r, 32);
 	for (size_t i = 0; i < nd && !r->bad; i++) {
 		char *path = get_str(r);

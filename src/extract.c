@@ -661,54 +661,6 @@ static void add_image(struct strings *x, struct doc *doc, cmark_node *n)
 						     cmark_node_get_start_column(n)};
 }
 
-/* The bits set in x (16 of them at most): no popcnt instruction in the
- * baseline x86-64, and libgcc's call for it costs more than this. */
-static unsigned bits16(unsigned x)
-{
-	x = x - ((x >> 1) & 0x5555u);
-	x = (x & 0x3333u) + ((x >> 2) & 0x3333u);
-	x = (x + (x >> 4)) & 0x0F0Fu;
-	return (x + (x >> 8)) & 0x1Fu;
-}
-
-long extract_count_words(const char *s, size_t n)
-{
-	long w = 0;
-	bool in = false; /* the byte before is part of a word */
-	size_t i = 0;
-#ifdef __SSE2__
-	/* a word starts at a byte that is not a space, tab or newline, after
-	 * one that is (or before all when none was): 16 bytes at a time, the
-	 * last few copied out and padded with spaces (most texts are short) */
-	const __m128i space = _mm_set1_epi8(' '), tab = _mm_set1_epi8('\t'),
-		      nl = _mm_set1_epi8('\n');
-	char pad[16];
-	while (i < n) {
-		const char *at = s + i;
-		if (n - i < 16) {
-			memset(pad, ' ', sizeof pad);
-			memcpy(pad, at, n - i);
-			at = pad;
-		}
-		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)at);
-		__m128i ws = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, space), _mm_cmpeq_epi8(v, tab)),
-					  _mm_cmpeq_epi8(v, nl));
-		unsigned word = ~(unsigned)_mm_movemask_epi8(ws) & 0xFFFFu;
-		w += bits16(word & ~((word << 1) | (unsigned)in));
-		in = word >> 15;
-		i += 16;
-	}
-#else
-	for (; i < n; i++) {
-		bool sp = s[i] == ' ' || s[i] == '\n' || s[i] == '\t';
-		if (!sp && !in)
-			w++;
-		in = !sp;
-	}
-#endif
-	return w;
-}
-
 void extract_doc(struct doc *doc)
 {
 	size_t caph = 0, capcode = 0;
@@ -735,9 +687,6 @@ void extract_doc(struct doc *doc)
 			add_anchor(&x, doc, id, strlen(id));
 		} else if (t == CMARK_NODE_CUSTOM_BLOCK || t == CMARK_NODE_CUSTOM_INLINE) {
 			add_custom_ids(&x, doc, n);
-		} else if (t == CMARK_NODE_TEXT) {
-			const char *l = cmark_node_get_literal(n);
-			doc->words += l ? extract_count_words(l, strlen(l)) : 0;
 		} else if (t == CMARK_NODE_CODE_BLOCK) {
 			doc->code_blocks = xgrow(doc->code_blocks, &capcode, doc->ncode_blocks + 1,
 						 sizeof *doc->code_blocks);

@@ -9,12 +9,9 @@
 
 #include "doc.h"
 
-/* Fill doc->headings, doc->anchors, doc->cites, doc->ilinks, doc->images,
- * doc->words from doc->tree. */
+/* Fill doc->headings, doc->anchors, doc->cites, doc->ilinks, doc->images
+ * and doc->code_blocks from doc->tree. */
 void extract_doc(struct doc *doc);
-/* The words of s (n bytes): runs of bytes other than space, tab and newline,
- * as doc->words counts them in each text of a document. */
-long extract_count_words(const char *s, size_t n);
 
 /* Longest title and description a citation keeps, in bytes (utf8_bound):
  * without a bound, one long lead shared by thousands of nested entries made

@@ -389,43 +389,6 @@ static const struct citation *cite_url(const struct doc *d, const char *url)
 /* What check's rules ask of a link's place: whether it lists a resource,
  * the entry it stands in (one number for one entry node, wherever its links
  * lie), and the images of relative sources, kept so that no tree is. */
-/* Words counted 16 bytes at a time, as a byte-by-byte count gives them: for
- * random texts of spaces, tabs, newlines and letters, of every length up to
- * 80 and a few long ones, each counted from every starting byte. */
-static long words_reference(const char *s, size_t n)
-{
-	long w = 0;
-	for (size_t i = 0; i < n; i++) {
-		bool sp = s[i] == ' ' || s[i] == '\t' || s[i] == '\n';
-		bool prev_sp = i == 0 || s[i - 1] == ' ' || s[i - 1] == '\t' || s[i - 1] == '\n';
-		w += !sp && prev_sp;
-	}
-	return w;
-}
-
-static void test_words_counted(void **state)
-{
-	(void)state;
-	static const char pick[] = " \t\nab\xc3\xa9.";
-	unsigned seed = 5;
-	char text[400];
-	for (int round = 0; round < 20000; round++) {
-		size_t n = round < 16000 ? (size_t)(round % 81) : 200 + (size_t)(round % 200);
-		for (size_t i = 0; i < n; i++) {
-			seed = seed * 1103515245u + 12345u;
-			text[i] = pick[(seed >> 16) % (sizeof pick - 1)];
-		}
-		text[n] = '\0';
-		size_t from = n ? (size_t)(seed >> 8) % n : 0;
-		assert_int_equal(extract_count_words(text + from, n - from),
-				 words_reference(text + from, n - from));
-	}
-	const char *eight = "  one two\tthree\nfour  five six seven eight ";
-	assert_int_equal(extract_count_words(eight, strlen(eight)), 8);
-	assert_int_equal(extract_count_words("abcdefghijklmnopqrstuvwxyz012345", 32), 1);
-	assert_int_equal(extract_count_words("", 0), 0);
-}
-
 /* Every string extraction keeps lies in the document's one block (the rest
  * went with extraction's arena): headings, anchors, citations, internal
  * links and images alike. */
@@ -561,7 +524,6 @@ int main(void)
 		cmocka_unit_test(test_node_text_squeezed),
 		cmocka_unit_test(test_listings_and_images),
 		cmocka_unit_test(test_strings_in_one_block),
-		cmocka_unit_test(test_words_counted),
 	};
 	return cmocka_run_group_tests_name("extract", tests, NULL, NULL);
 }
