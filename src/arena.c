@@ -20,11 +20,6 @@ static size_t rounded(size_t n)
 void *arena_alloc_slow(struct arena *a, size_t n)
 {
 	n = rounded(n);
-	if (a->at && (size_t)(a->end - a->at) >= n) { /* (a caller past the inline check) */
-		void *p = a->at;
-		a->at += n;
-		return p;
-	}
 	if (a->next_size < 16384)
 		a->next_size = 16384;
 	size_t size = n > a->next_size ? n : a->next_size;

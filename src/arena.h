@@ -18,7 +18,7 @@ struct arena {
 #define ARENA_INIT {NULL, 0, NULL, NULL}
 #define ARENA_ALIGN _Alignof(max_align_t)
 
-/* arena_alloc's way when the newest block has no room (a new block). */
+/* arena_alloc's way when the newest block has no room: a new block. */
 void *arena_alloc_slow(struct arena *a, size_t n);
 /* n bytes aligned for any type; never NULL (aborts when memory runs out).
  * Inline: views and trees make millions of small allocations. */

@@ -170,24 +170,36 @@ void buf_put_json(struct buf *b, const char *p, size_t n)
 	}
 }
 
-/* The rest of fd, read straight into b: room for size bytes (what fstat
- * says) made at once, more only if the file grows meanwhile. */
-static int read_rest(struct buf *b, int fd, size_t size)
+int buf_read_fd(struct buf *b, int fd, size_t size, bool exact, size_t max)
 {
+	size_t start = b->n;
+	int rc = 0;
 	buf_grow(b, size ? size : 65536);
-	for (;;) {
+	while (!exact || b->n - start < size) {
 		if (b->cap - b->n - 1 == 0)
 			buf_grow(b, 65536);
 		ssize_t r = read(fd, b->p + b->n, b->cap - b->n - 1);
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r <= 0) {
-			close(fd);
-			return r < 0 ? -1 : 0;
+			rc = r < 0 ? -1 : 0;
+			break;
 		}
 		b->n += (size_t)r;
 		b->p[b->n] = '\0';
+		if (max && b->n - start > max) {
+			rc = 1;
+			break;
+		}
 	}
+	close(fd);
+	return rc;
+}
+
+/* The rest of fd to its end (more if the file grows meanwhile). */
+static int read_rest(struct buf *b, int fd, size_t size)
+{
+	return buf_read_fd(b, fd, size, false, 0);
 }
 
 int buf_read_file(struct buf *b, const char *path)

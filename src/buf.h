@@ -93,6 +93,12 @@ int buf_read_file(struct buf *b, const char *path);
 int buf_read_regular(struct buf *b, const char *path, size_t max);
 /* The same for the file name in the folder open as dfd. */
 int buf_read_regular_at(struct buf *b, int dfd, const char *name, size_t max);
+/* The rest of fd (closed after), read straight into b: room for size bytes
+ * (what fstat says; 0 when it says nothing) made at once. With exact (and a
+ * size), no read once size bytes came: a file in one call, not two, and
+ * not what it grows by meanwhile; else to its end. Stops once more than
+ * max bytes came (0: no bound). 1 then, -1 on a read error, else 0. */
+int buf_read_fd(struct buf *b, int fd, size_t size, bool exact, size_t max);
 void buf_reset(struct buf *b);
 void buf_free(struct buf *b);
 /* Hand the storage to the caller (never NULL: "" when empty) and reset b. */

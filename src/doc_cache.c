@@ -377,9 +377,24 @@ static void save_appended(const struct doc_cache *c, int cfd, const char **relpa
 }
 
 /* The cache is written through stdio with room for this much at a time:
- * its default (a block, 4 KB) made 40,000 writes of the 170 MB at 10,000
- * documents. */
+ * its default (a block, 4 KB) made 20,000 writes at 10,000 documents. */
 #define WRITE_BUFFER ((size_t)1 << 20)
+
+/* fd (a new cache file) as a stream with a buffer of WRITE_BUFFER bytes in
+ * *buf (freed by the caller after fclose; setvbuf given no buffer of its own
+ * keeps the default size); NULL, fd closed, when it cannot be had. */
+static FILE *open_cache_stream(int fd, char **buf)
+{
+	*buf = NULL;
+	FILE *f = fd >= 0 ? fdopen(fd, "wb") : NULL;
+	if (fd >= 0 && !f)
+		close(fd);
+	if (f) {
+		*buf = xmalloc(WRITE_BUFFER);
+		setvbuf(f, *buf, _IOFBF, WRITE_BUFFER);
+	}
+	return f;
+}
 
 /* The whole cache again: each document's new entry, or its old one as it is. */
 static int rewrite(const struct doc_cache *c, int cfd, const char env[33], const char **relpaths,
@@ -390,12 +405,8 @@ static int rewrite(const struct doc_cache *c, int cfd, const char env[33], const
 	snprintf(tmp, sizeof tmp, "%s.%ld.tmp", DOC_CACHE_NAME, (long)getpid());
 	unlinkat(cfd, tmp, 0);
 	int fd = openat(cfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-	FILE *f = fd >= 0 ? fdopen(fd, "wb") : NULL;
-	if (fd >= 0 && !f)
-		close(fd);
-	char *fbuf = f ? xmalloc(WRITE_BUFFER) : NULL;
-	if (f)
-		setvbuf(f, fbuf, _IOFBF, WRITE_BUFFER);
+	char *fbuf;
+	FILE *f = open_cache_stream(fd, &fbuf);
 	int head = f ? fprintf(f, MAGIC "%s\n", env) : -1;
 	bool ok = head > 0;
 	size_t *at = xcalloc(n + 1, sizeof *at), *size = xcalloc(n + 1, sizeof *size);
@@ -554,13 +565,7 @@ static void stream_diverge(struct doc_cache_stream *st)
 			0644);
 	/* bodies are read back from this very file, whatever its name then */
 	st->new_fd = fd >= 0 ? fcntl(fd, F_DUPFD_CLOEXEC, 3) : -1;
-	st->f = fd >= 0 ? fdopen(fd, "wb") : NULL;
-	if (fd >= 0 && !st->f)
-		close(fd);
-	if (st->f) {
-		st->fbuf = xmalloc(WRITE_BUFFER);
-		setvbuf(st->f, st->fbuf, _IOFBF, WRITE_BUFFER);
-	}
+	st->f = open_cache_stream(fd, &st->fbuf);
 	if (!st->f || (st->agreed && fwrite(st->old.data, 1, st->agreed, st->f) != st->agreed))
 		st->ok = false;
 	stream_close_old(st);
