@@ -139,6 +139,9 @@ struct classify_ctx {
 				  * around it (not the document's title); NULL for a
 				  * document that no resource classified anew cites */
 	bool *need_heads;        /* per document: whether heads are made for it */
+	size_t *ruled;           /* the topics with URL or heading rules: the others
+				  * are decided by their words alone */
+	size_t nruled;
 	char **overrides;        /* per override: its URL, canonical (or NULL) */
 };
 
@@ -248,8 +251,13 @@ static void prepare_urls(struct classify_ctx *x)
 	for (size_t k = 0; k < cfg->nkinds; k++)
 		x->kind_rules[k] = rule_set_of(&cfg->kinds[k].match);
 	x->topic_rules = xcalloc(cfg->ntopics + 1, sizeof *x->topic_rules);
-	for (size_t t = 0; t < cfg->ntopics; t++)
-		x->topic_rules[t] = rule_set_of(&cfg->topics[t].match);
+	x->ruled = xcalloc(cfg->ntopics + 1, sizeof *x->ruled);
+	for (size_t t = 0; t < cfg->ntopics; t++) {
+		const struct cfg_match *m = &cfg->topics[t].match;
+		x->topic_rules[t] = rule_set_of(m);
+		if (m->nhosts || m->nurls || m->nheadings)
+			x->ruled[x->nruled++] = t;
+	}
 }
 
 static void classify_ctx_free(struct classify_ctx *x)
@@ -260,6 +268,7 @@ static void classify_ctx_free(struct classify_ctx *x)
 	for (size_t t = 0; t < x->s->cfg.ntopics; t++)
 		rule_set_free(&x->topic_rules[t]);
 	free(x->topic_rules);
+	free(x->ruled);
 	phrase_set_free(&x->words);
 	phrase_set_free(&x->head_words);
 	for (size_t i = 0; i < x->s->cfg.noverrides; i++)
@@ -438,11 +447,16 @@ static void classify_one(const struct classify_ctx *x, size_t ri)
 		bool *words = many ? xcalloc(cfg->ntopics + 1, sizeof *words) : few_words;
 		memset(words, 0, (cfg->ntopics + 1) * sizeof *words);
 		phrase_set_match(&x->words, text, words);
-		for (size_t t = 0; t < cfg->ntopics; t++) {
-			if (match_url_rules(&x->topic_rules[t], &u) ||
-			    match_text_rules(x, t, r, words))
-				topics[n++] = (int)t;
+		/* the topics with more rules than words (few, on most sites)
+		 * marked too; then every topic marked, in order */
+		for (size_t i = 0; i < x->nruled; i++) {
+			size_t t = x->ruled[i];
+			words[t] = match_url_rules(&x->topic_rules[t], &u) ||
+				   match_text_rules(x, t, r, words);
 		}
+		for (size_t t = 0; t < cfg->ntopics; t++)
+			if (words[t])
+				topics[n++] = (int)t;
 		if (many)
 			free(words);
 		free(text);
