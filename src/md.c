@@ -16,7 +16,7 @@
 cmark_node *md_parse(const char *text, size_t len, const char *path, bool escape_html,
 		     struct diags *d)
 {
-	return md_parse_depth(text, len, path, escape_html, 0, d);
+	return md_parse_depth(text, len, path, escape_html, 0, false, d);
 }
 
 /* cmark-gfm 0.29 parses and renders a table row in time quadratic in its
@@ -233,9 +233,10 @@ static void limit_and_make_safe(cmark_node *doc, int max_depth, const char *path
 				bool escape_html, struct diags *d);
 
 cmark_node *md_parse_depth(const char *text, size_t len, const char *path, bool escape_html,
-			   int max_depth, struct diags *d)
+			   int max_depth, bool utf8_valid, struct diags *d)
 {
-	int opts = CMARK_OPT_DEFAULT | CMARK_OPT_FOOTNOTES | CMARK_OPT_VALIDATE_UTF8;
+	int opts = CMARK_OPT_DEFAULT | CMARK_OPT_FOOTNOTES |
+		   (utf8_valid ? 0 : CMARK_OPT_VALIDATE_UTF8);
 	char *tamed = tame_wide_rows(text, len, path, d);
 	char *open = tame_unclosed(tamed ? tamed : text, tamed ? strlen(tamed) : len, path, d);
 	if (open) {

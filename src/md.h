@@ -36,9 +36,12 @@ cmark_node *md_parse(const char *text, size_t len, const char *path, bool escape
  * sitemaps draw the line near 2,000). */
 #define MD_MAX_URL 8192
 #define MD_MAX_LINK_TITLE 1000
-/* md_parse with a nesting limit (0: MD_DEFAULT_MAX_DEPTH, which md_parse uses). */
+/* md_parse with a nesting limit (0: MD_DEFAULT_MAX_DEPTH, which md_parse
+ * uses). utf8_valid: the text is known to be valid UTF-8 (utf8_clean's, as
+ * a source's body is), so cmark-gfm does not check it again (else invalid
+ * sequences become U+FFFD, as md_parse has them). */
 cmark_node *md_parse_depth(const char *text, size_t len, const char *path, bool escape_html,
-			   int max_depth, struct diags *d);
+			   int max_depth, bool utf8_valid, struct diags *d);
 /* Flatten lists and block quotes nested deeper than max_depth (0: the
  * default): each outermost too-deep one is replaced by the paragraphs, code
  * blocks, headings... inside it, so no text is lost; one warning (code

@@ -21,8 +21,9 @@ cmark_node *reader_parse(const struct source *s, const struct config *cfg, struc
 		doc = rst_parse(buf_cstr(&text), text.n, s->relpath, &o, d);
 		md_make_safe(doc, s->relpath, escape, d);
 	} else
+		/* the body is utf8_clean's (source.h): valid UTF-8 */
 		doc = md_parse_depth(buf_cstr(&text), text.n, s->relpath, escape,
-				     (int)cfg->max_nesting, d);
+				     (int)cfg->max_nesting, true, d);
 	buf_free(&text);
 	return doc;
 }

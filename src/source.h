@@ -47,7 +47,7 @@ bool source_is_active(const char *name);
 struct source {
 	char *relpath;        /* "content/…" as shown in diagnostics */
 	enum doc_format format;
-	char *text;           /* the whole cleaned file */
+	char *text;           /* the whole cleaned file: valid UTF-8 (utf8_clean) */
 	size_t len;
 	const char *body;     /* into text: after the front matter */
 	size_t body_len;

@@ -12,6 +12,7 @@
 #include "sanitize.h"
 #include "source.h"
 #include "url.h"
+#include "utf8.h"
 
 #include <pthread.h>
 #include <time.h>
@@ -172,7 +173,7 @@ static void test_md_deep_lists(void **state)
 	ast_init();
 	char *text = repeat("- ", 100000, "deep item\n");
 	struct diags d = DIAGS_INIT;
-	cmark_node *doc = md_parse_depth(text, strlen(text), "l.md", false, 10, &d);
+	cmark_node *doc = md_parse_depth(text, strlen(text), "l.md", false, 10, false, &d);
 	assert_true(container_depth(doc) <= 10);
 	assert_true(has_text(doc, "deep item"));
 	assert_int_equal(count_code(&d, "too-deep"), 1);
@@ -187,7 +188,7 @@ static void test_md_deep_lists(void **state)
 		buf_printf(&b, "- item%d\n", i);
 	}
 	struct diags d2 = DIAGS_INIT;
-	doc = md_parse_depth(b.p, b.n, "l.md", false, 5, &d2);
+	doc = md_parse_depth(b.p, b.n, "l.md", false, 5, false, &d2);
 	assert_true(container_depth(doc) <= 5);
 	for (int i = 0; i < 50; i++) {
 		char want[16];
@@ -223,7 +224,7 @@ static void test_md_deep_lists_unsafe_inside(void **state)
 		buf_puts(&b, "  ");
 	buf_puts(&b, "<script>alert(1)</script>\n");
 	struct diags d = DIAGS_INIT;
-	cmark_node *doc = md_parse_depth(b.p, b.n, "u.md", true, 4, &d);
+	cmark_node *doc = md_parse_depth(b.p, b.n, "u.md", true, 4, false, &d);
 	assert_true(container_depth(doc) <= 4);
 	assert_int_equal(count_code(&d, "too-deep"), 1);
 	assert_int_equal(count_code(&d, "unsafe-url"), 12);
@@ -239,6 +240,52 @@ static void test_md_deep_lists_unsafe_inside(void **state)
 	cmark_node_free(doc);
 	diags_free(&d);
 	buf_free(&b);
+}
+
+/* The reader parses a source's body without cmark-gfm's UTF-8 check
+ * (md_parse_depth, utf8_valid): utf8_clean's output must be text that check
+ * leaves as it is. Bytes of every kind of invalid sequence (stray and
+ * missing continuations, overlongs, surrogates, past U+10FFFF, cut at the
+ * end), cleaned, parse to the same tree with and without the check. */
+static void test_clean_text_needs_no_second_check(void **state)
+{
+	(void)state;
+	static const char *const bad[] = {
+		"caf\xC3\xA9 \x80 stray", "lead \xC3 alone", "over \xC0\xAF long",
+		"sur \xED\xA0\x80 rogate", "big \xF4\x90\x80\x80 end", "cut \xE2\x82",
+		"ctl \x01\x7F bytes", "moj \xC3\xA2\xE2\x82\xAC\xE2\x84\xA2 bake",
+		"- [t\xFF](https://ex.com/\xFE) - d\xC3\n\n| a\xE0 | b |\n|---|---|\n| \xF0 | x |"};
+	int raw_differ = 0;
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		size_t n;
+		char *clean = utf8_clean(bad[i], strlen(bad[i]), &n, "c.md", NULL);
+		struct diags d1 = DIAGS_INIT, d2 = DIAGS_INIT;
+		cmark_node *checked = md_parse_depth(clean, n, "c.md", false, 0, false, &d1);
+		cmark_node *trusted = md_parse_depth(clean, n, "c.md", false, 0, true, &d2);
+		char *a = cmark_render_xml(checked, CMARK_OPT_DEFAULT);
+		char *b = cmark_render_xml(trusted, CMARK_OPT_DEFAULT);
+		assert_string_equal(a, b);
+		free(a);
+		free(b);
+		cmark_node_free(checked);
+		cmark_node_free(trusted);
+		/* the same bytes uncleaned: the check changes them (what the
+		 * test would miss if cleaning let them through) */
+		checked = md_parse_depth(bad[i], strlen(bad[i]), "c.md", false, 0, false, &d1);
+		trusted = md_parse_depth(bad[i], strlen(bad[i]), "c.md", false, 0, true, &d2);
+		a = cmark_render_xml(checked, CMARK_OPT_DEFAULT);
+		b = cmark_render_xml(trusted, CMARK_OPT_DEFAULT);
+		raw_differ += strcmp(a, b) != 0;
+		free(a);
+		free(b);
+		cmark_node_free(checked);
+		cmark_node_free(trusted);
+		diags_free(&d1);
+		diags_free(&d2);
+		free(clean);
+	}
+	/* all but the controls and the mojibake, which are valid UTF-8 */
+	assert_int_equal(raw_differ, 7);
 }
 
 /* A 40,000-cell table row took 12 s to parse and render (cmark-gfm's tables
@@ -746,6 +793,7 @@ int main(void)
 		cmocka_unit_test(test_url_non_ascii_host),
 		cmocka_unit_test(test_sanitize_control_in_urls),
 		cmocka_unit_test(test_discover_symlink_loops),
+		cmocka_unit_test(test_clean_text_needs_no_second_check),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
