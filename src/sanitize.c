@@ -10,6 +10,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 /* ---- tables ------------------------------------------------------------ */
 
@@ -376,6 +379,34 @@ static void attr_decode(const char *s, size_t n, struct buf *chk, struct buf *em
 
 /* ---- URLs ----------------------------------------------------------------- */
 
+/* Whether u[0..n) holds a control byte (below 0x20, or 0x7F): sixteen
+ * bytes at a time (a URL is checked as each link is read), the last
+ * sixteen overlapping what was looked at. */
+static bool holds_control(const char *u, size_t n)
+{
+	size_t i = 0;
+#ifdef __SSE2__
+	if (n >= 16) {
+		const __m128i ctl = _mm_set1_epi8(0x1f), del = _mm_set1_epi8(0x7f);
+		for (;; i += 16) {
+			if (i + 16 > n)
+				i = n - 16;
+			__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(u + i));
+			__m128i m = _mm_or_si128(_mm_cmpeq_epi8(_mm_min_epu8(v, ctl), v),
+						 _mm_cmpeq_epi8(v, del));
+			if (_mm_movemask_epi8(m))
+				return true;
+			if (i + 16 == n)
+				return false;
+		}
+	}
+#endif
+	for (; i < n; i++)
+		if ((unsigned char)u[i] < 0x20 || u[i] == 0x7F)
+			return true;
+	return false;
+}
+
 static bool url_check(const char *u, size_t n, bool allow_mailto)
 {
 	while (n && (unsigned char)u[0] <= 0x20) {
@@ -384,9 +415,8 @@ static bool url_check(const char *u, size_t n, bool allow_mailto)
 	}
 	while (n && (unsigned char)u[n - 1] <= 0x20)
 		n--;
-	for (size_t i = 0; i < n; i++)
-		if ((unsigned char)u[i] < 0x20 || u[i] == 0x7F)
-			return false;
+	if (holds_control(u, n))
+		return false;
 	size_t i = 0;
 	while (i < n && u[i] != ':' && u[i] != '/' && u[i] != '?' && u[i] != '#')
 		i++;

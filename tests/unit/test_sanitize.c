@@ -400,6 +400,33 @@ static void test_checker_is_not_vacuous(void **state)
 	assert_true(allowed_name("img", 3));
 }
 
+/* A URL with a control byte anywhere is refused: each length from 1 to 70
+ * (the check goes sixteen bytes at a time, the last sixteen overlapping),
+ * each place, each of NUL, 0x01, 0x1F and DEL; the same URL without it
+ * passes, and so does one with bytes from 0x20 up and UTF-8. */
+static void test_url_control_at_every_place(void **state)
+{
+	(void)state;
+	static const unsigned char controls[] = {0x00, 0x01, 0x1F, 0x7F};
+	char u[80];
+	for (size_t n = 1; n <= 70; n++) {
+		for (size_t i = 0; i < n; i++)
+			u[i] = (char)("abcdefghij/~ \x80\xff"[i % 14]);
+		u[0] = 'a'; /* no leading space trimmed */
+		u[n - 1] = 'z';
+		assert_true(sanitize_url_ok(u, n));
+		for (size_t at = 0; at < n; at++)
+			for (size_t c = 0; c < sizeof controls; c++) {
+				char was = u[at];
+				u[at] = (char)controls[c];
+				/* a control at either end is trimmed as white space (below 0x21) */
+				bool trimmed = controls[c] != 0x7F && (at == 0 || at == n - 1);
+				assert_int_equal(sanitize_url_ok(u, n), trimmed);
+				u[at] = was;
+			}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -412,6 +439,7 @@ int main(void)
 		cmocka_unit_test(test_unterminated_flood_is_linear),
 		cmocka_unit_test(test_hostile),
 		cmocka_unit_test(test_checker_is_not_vacuous),
+		cmocka_unit_test(test_url_control_at_every_place),
 	};
 	return cmocka_run_group_tests_name("sanitize", tests, NULL, NULL);
 }
