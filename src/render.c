@@ -1,5 +1,6 @@
 /* render: template lookup and the machine-readable outputs (see render.h). */
 #include "render.h"
+#include "buf_pool.h"
 #include "digest.h"
 #include "embedded.h"
 #include "hash.h"
@@ -284,6 +285,9 @@ struct data_file {
 	bool *done;
 	size_t next;                 /* the writer handed over next */
 	size_t start;                /* where it starts in the file */
+	struct buf_pool bufs;        /* the buffers of writers handed over, for the
+				      * writers after them (grown once, not each
+				      * from 64 bytes to a chunk's megabytes) */
 };
 
 static void data_file_begin(struct data_file *f, const struct data_sink *sink,
@@ -301,6 +305,15 @@ static void data_file_begin(struct data_file *f, const struct data_sink *sink,
 	}
 	f->done = xcalloc(n + 1, sizeof *f->done);
 	pthread_mutex_init(&f->lock, NULL);
+	buf_pool_init(&f->bufs);
+}
+
+/* A writer about to render: a buffer an earlier writer grew, when one is
+ * free. */
+static void dw_start(struct data_file *f, struct data_writer *w)
+{
+	if (!w->buf.cap)
+		w->buf = buf_pool_take(&f->bufs);
 }
 
 /* The file's size; reuse's sum is the digest of its records (their keys and
@@ -329,6 +342,7 @@ static size_t data_file_end(struct data_file *f)
 	free(f->w);
 	free(f->done);
 	pthread_mutex_destroy(&f->lock);
+	buf_pool_free(&f->bufs);
 	return f->bytes;
 }
 
@@ -359,7 +373,7 @@ static void dw_done(struct data_file *f, size_t i)
 			for (size_t k = f->first[f->next]; k < f->first[f->next + 1]; k++)
 				f->reuse->now[k].at += f->start;
 		dw_emit(f, w);
-		buf_free(&w->buf);
+		buf_pool_give(&f->bufs, &w->buf);
 		free(w->v);
 		w->v = NULL;
 		w->cap = 0;
@@ -454,6 +468,7 @@ static void resources_chunk(void *ctx, size_t ci)
 	struct json_chunks *jc = ctx;
 	const struct site *s = jc->s;
 	struct data_writer *w = &jc->w[ci];
+	dw_start(jc->f, w);
 	size_t end = (ci + 1) * JSON_CHUNK < s->nres ? (ci + 1) * JSON_CHUNK : s->nres;
 	/* every record rendered (no file in place): their memory asked for ahead */
 	bool ahead = !jc->reuse || !jc->reuse->nbefore;
