@@ -91,19 +91,22 @@ static inline size_t unescaped_run(const char *p, size_t n, const unsigned char 
 {
 	size_t i = 0;
 #ifdef __SSE2__
-	__m128i want[5];
-	for (size_t k = 0; k < nmarks && k < 5; k++)
-		want[k] = _mm_set1_epi8(marks[k]);
-	const __m128i ctl = _mm_set1_epi8(0x1f);
-	for (; i + 16 <= n; i += 16) {
-		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + i));
-		/* a control byte: unsigned v <= 0x1f, so min(v, 0x1f) == v */
-		__m128i m = controls ? _mm_cmpeq_epi8(_mm_min_epu8(v, ctl), v) : _mm_setzero_si128();
+	if (n >= 16) { /* most values are shorter: no vectors set up for them */
+		__m128i want[5];
 		for (size_t k = 0; k < nmarks && k < 5; k++)
-			m = _mm_or_si128(m, _mm_cmpeq_epi8(v, want[k]));
-		unsigned mask = (unsigned)_mm_movemask_epi8(m);
-		if (mask)
-			return i + (size_t)__builtin_ctz(mask);
+			want[k] = _mm_set1_epi8(marks[k]);
+		const __m128i ctl = _mm_set1_epi8(0x1f);
+		for (; i + 16 <= n; i += 16) {
+			__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + i));
+			/* a control byte: unsigned v <= 0x1f, so min(v, 0x1f) == v */
+			__m128i m = controls ? _mm_cmpeq_epi8(_mm_min_epu8(v, ctl), v)
+					     : _mm_setzero_si128();
+			for (size_t k = 0; k < nmarks && k < 5; k++)
+				m = _mm_or_si128(m, _mm_cmpeq_epi8(v, want[k]));
+			unsigned mask = (unsigned)_mm_movemask_epi8(m);
+			if (mask)
+				return i + (size_t)__builtin_ctz(mask);
+		}
 	}
 #endif
 	while (i < n && !table[(unsigned char)p[i]] && (!controls || (unsigned char)p[i] >= 0x20))
