@@ -118,6 +118,9 @@ struct url_rule {
 	char *compiled;
 	const char *literal; /* in compiled; "" when it is all stars */
 	size_t nliteral;
+	size_t lead;         /* the literal bytes it starts with (0: a star): a
+			      * key matches from its start (glob_match), so a
+			      * key must begin with them, one memcmp */
 };
 
 /* One kind's or topic's URL rules, made once per build. */
@@ -223,6 +226,7 @@ static struct rule_set rule_set_of(const struct cfg_match *m)
 	for (size_t i = 0; i < m->nurls; i++) {
 		struct url_rule *u = &rs.urls[i];
 		u->compiled = url_pattern_compile(m->urls[i]);
+		u->lead = u->compiled ? strcspn(u->compiled, "*") : 0;
 		u->literal = "";
 		for (const char *p = u->compiled; p && *p;) {
 			size_t n = strcspn(p, "*");
@@ -346,7 +350,8 @@ static bool match_url_rules(const struct rule_set *rs, const struct url_of *u)
 			return true;
 	for (size_t i = 0; u->key && i < rs->nurls; i++) {
 		const struct url_rule *r = &rs->urls[i];
-		if (r->nliteral && !memmem(u->key, u->nkey, r->literal, r->nliteral))
+		if (r->lead ? u->nkey < r->lead || memcmp(u->key, r->compiled, r->lead)
+			    : r->nliteral && !memmem(u->key, u->nkey, r->literal, r->nliteral))
 			continue;
 		if (url_match_key_pattern(u->key, r->compiled))
 			return true;

@@ -411,6 +411,61 @@ static void test_override_topics_named_twice(void **state)
 	buf_free(&y);
 }
 
+/* URL rules: a pattern matches a URL's host and path from its start (a
+ * pattern that begins with a literal needs a key that begins with it, which
+ * classifying checks with one compare), up to a '/' after it; one that
+ * begins with a star matches anywhere its literal lies. Word-only topics
+ * and topics with rules, mixed, each resource in every topic it matches. */
+static void test_url_rules_from_the_start(void **state)
+{
+	(void)state;
+	static const char y[] =
+		"kinds:\n  - {id: pdf, title: PDFs, match: {urls: [\"*.pdf\"]}}\n"
+		"topics:\n"
+		"  - {id: docs, title: Docs, match: {urls: [\"docs.x.org/a*\", \"github.com/org\"]}}\n"
+		"  - {id: words, title: Words, match: {words: [kernel]}}\n"
+		"  - {id: heads, title: Heads, match: {headings: [Heads]}}\n"
+		"  - {id: mid, title: Mid, match: {urls: [\"*/guide/*\"]}}\n";
+	static const char doc[] =
+		"# T\n## Heads\n"
+		"- [One](https://docs.x.org/abc) - a kernel\n"
+		"- [Two](https://x.docs.x.org/a)\n"
+		"- [Three](https://github.com/org/repo)\n"
+		"- [Four](https://github.com/organ)\n"
+		"- [Five](https://ex.com/file.pdf)\n"
+		"- [Six](https://docs.x.org/b/guide/c)\n"
+		"- [Seven](https://guide.ex.com/guide)\n";
+	struct site *s = calloc(1, sizeof *s);
+	struct diags d = DIAGS_INIT;
+	assert_int_equal(config_parse(&s->cfg, y, strlen(y), "site.yml", &d), 0);
+	diags_free(&d);
+	s->docs = calloc(1, sizeof *s->docs);
+	add_doc(s, doc, "a.md");
+	model_build(s);
+	static const struct {
+		const char *url, *in, *out;
+	} want[] = {
+		{"https://docs.x.org/abc", "docs", "mid"},
+		{"https://x.docs.x.org/a", "heads", "docs"},
+		{"https://github.com/org/repo", "docs", "mid"},
+		{"https://github.com/organ", "heads", "docs"},
+		{"https://ex.com/file.pdf", "heads", "docs"},
+		{"https://docs.x.org/b/guide/c", "mid", "docs"},
+		{"https://guide.ex.com/guide", "heads", "mid"},
+	};
+	for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+		const struct resource *r = res(s, want[i].url);
+		assert_true(in_topic(s, r, want[i].in));
+		assert_false(in_topic(s, r, want[i].out));
+		assert_true(in_topic(s, r, "heads")); /* every entry is under the heading */
+	}
+	assert_true(in_topic(s, res(s, "https://docs.x.org/abc"), "words"));
+	assert_false(in_topic(s, res(s, "https://github.com/org/repo"), "words"));
+	assert_int_equal(res(s, "https://ex.com/file.pdf")->kind, 0);
+	model_free(s);
+	free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -421,6 +476,7 @@ int main(void)
 		cmocka_unit_test(test_doc_topic),
 		cmocka_unit_test(test_default_kinds),
 		cmocka_unit_test(test_override_topics_named_twice),
+		cmocka_unit_test(test_url_rules_from_the_start),
 	};
 	return cmocka_run_group_tests_name("taxonomy", tests, NULL, NULL);
 }
