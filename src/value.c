@@ -167,13 +167,6 @@ struct val *val_ref(const struct val *target)
 	return v;
 }
 
-const struct val *val_deref(const struct val *v)
-{
-	while (v && v->kind == VAL_REF)
-		v = v->target;
-	return v;
-}
-
 struct val *val_push(struct val *list, struct val *item)
 {
 	if (list->n >= list->cap) /* (most appends find room) */
@@ -226,24 +219,13 @@ void val_set_str(struct val *map, const char *key, const char *s) { val_set(map,
 void val_set_bool(struct val *map, const char *key, bool b) { val_set(map, key, val_bool(b)); }
 void val_set_int(struct val *map, const char *key, long long i) { val_set(map, key, val_int(i)); }
 
-const struct val *val_getn(const struct val *m, const char *key, size_t keylen)
+const struct val *val_has_items(const struct val *map, const char *name, size_t n)
 {
 	static const struct val yes = {.kind = VAL_BOOL, .b = true};
 	static const struct val no = {.kind = VAL_BOOL, .b = false};
-	m = val_deref(m);
-	if (!m || m->kind != VAL_MAP)
-		return NULL;
-	for (size_t i = 0; i < m->n; i++) {
-		const struct val_pair *p = &m->pairs[i];
-		if (p->keylen == keylen && !memcmp(p->key, key, keylen))
-			return val_deref(p->val);
-	}
-	/* has_<key> of a list key not set explicitly: whether the list has items */
-	if (keylen > 4 && !strncmp(key, "has_", 4)) {
-		const struct val *l = val_getn(m, key + 4, keylen - 4);
-		if (l && l->kind == VAL_LIST)
-			return l->n ? &yes : &no;
-	}
+	const struct val *l = val_getn(map, name, n);
+	if (l && l->kind == VAL_LIST)
+		return l->n ? &yes : &no;
 	return NULL;
 }
 

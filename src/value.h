@@ -79,7 +79,12 @@ struct val *val_ref(const struct val *target);
  * the value), numbered item (0: none) like the item it stands for. */
 struct val *val_fragment(const char *bytes, size_t n, uint32_t item);
 /* The value itself, or what a ref points at. */
-const struct val *val_deref(const struct val *v);
+static inline const struct val *val_deref(const struct val *v)
+{
+	while (v && v->kind == VAL_REF)
+		v = v->target;
+	return v;
+}
 
 /* Append to a list; takes ownership of item. Returns item. */
 struct val *val_push(struct val *list, struct val *item);
@@ -120,7 +125,22 @@ static inline void val_setk_int(struct val *map, const char *key, long long i)
  * whether that list has items (templates wrap a list in markup only when it
  * has items). */
 const struct val *val_get(const struct val *m, const char *key);
-const struct val *val_getn(const struct val *m, const char *key, size_t keylen);
+/* (a map's "has_<name>" it does not hold, <name> after the prefix) */
+const struct val *val_has_items(const struct val *map, const char *name, size_t n);
+/* Inline: the Mustache renderer looks a million tags up a thousand pages. */
+static inline const struct val *val_getn(const struct val *m, const char *key, size_t keylen)
+{
+	m = val_deref(m);
+	if (!m || m->kind != VAL_MAP)
+		return NULL;
+	for (size_t i = 0; i < m->n; i++) {
+		const struct val_pair *p = &m->pairs[i];
+		if (p->keylen == keylen && !memcmp(p->key, key, keylen))
+			return val_deref(p->val);
+	}
+	return keylen > 4 && !memcmp(key, "has_", 4) ? val_has_items(m, key + 4, keylen - 4)
+						      : NULL;
+}
 /* Mustache truthiness: null, false, "" (no), empty list are false. */
 bool val_truthy(const struct val *v);
 struct val *val_copy(const struct val *v);

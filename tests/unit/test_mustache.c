@@ -516,6 +516,38 @@ static void test_escaping(void **state)
 	mustache_set_free(set);
 }
 
+/* has_<name>: whether the list <name> has items, unless the map sets
+ * has_<name> itself; nothing for a name that is no list, nor through an
+ * inner map that lacks it (the outer map's list answers); dotted names and
+ * refs the same. */
+static void test_has_items(void **state)
+{
+	(void)state;
+	const char *pairs[] = {"t",
+			       "{{#has_full}}F{{/has_full}}{{^has_empty}}E{{/has_empty}}"
+			       "{{#has_set}}S{{/has_set}}{{^has_name}}N{{/has_name}}"
+			       "{{#inner}}{{#has_full}}I{{/has_full}}{{/inner}}"
+			       "{{#ref.has_full}}R{{/ref.has_full}}{{#has_}}X{{/has_}}",
+			       NULL};
+	struct table t = {pairs};
+	struct mustache_set *set = mustache_set_new(table_load, &t);
+	struct val *v = val_map();
+	struct val *full = val_set(v, "full", val_list());
+	val_push(full, val_str("one"));
+	val_set(v, "empty", val_list());
+	val_set(v, "set", val_list());
+	val_set_bool(v, "has_set", true); /* set explicitly: wins over the empty list */
+	val_set_str(v, "name", "a string, no list");
+	val_set(v, "inner", val_map());
+	val_set(v, "ref", val_ref(v));
+	struct buf out = BUF_INIT;
+	assert_int_equal(mustache_render(set, "t", v, &out, NULL), 0);
+	assert_string_equal(buf_cstr(&out), "FESNIR");
+	buf_free(&out);
+	val_free(v);
+	mustache_set_free(set);
+}
+
 /* got must be "a", then rep (or the byte c itself when rep is NULL), "z". */
 static void expect_escaped(const struct buf *got, int c, const char *rep)
 {
@@ -724,6 +756,7 @@ int main(void)
 		cmocka_unit_test(test_escape_every_byte),
 		cmocka_unit_test(test_lasting_strings),
 		cmocka_unit_test(test_layout),
+		cmocka_unit_test(test_has_items),
 		cmocka_unit_test(test_threads),
 		cmocka_unit_test(test_arena),
 	};
