@@ -196,7 +196,7 @@ static size_t pair_keylen(const struct val_pair *p)
 	return p->keylen < UINT32_MAX ? p->keylen : strlen(p->key);
 }
 
-struct val *val_setkn(struct val *map, const char *key, size_t keylen, struct val *v)
+struct val *val_setkn_room(struct val *map, const char *key, size_t keylen, struct val *v)
 {
 	if (map->n >= map->cap)
 		map->pairs = grow_items(map, map->pairs, map->n + 1, sizeof *map->pairs);
