@@ -110,7 +110,7 @@ char *xasprintf(const char *fmt, ...)
 	return p;
 }
 
-void *xgrow(void *p, size_t *cap, size_t need, size_t size)
+void *xgrow_room(void *p, size_t *cap, size_t need, size_t size)
 {
 	if (need <= *cap)
 		return p;

@@ -1,7 +1,8 @@
 /* test_xalloc: xasprintf gives what snprintf gives, for formats of text and
  * %s alone (joined by hand) and for any other (vsnprintf): empty strings
  * and formats, a string at either end, the most strings joined by hand and
- * one more, %% and conversions beside %s. */
+ * one more, %% and conversions beside %s. xgrow keeps an array with room as
+ * it is and grows one without, doubling from 8, its elements kept. */
 #include "testutil.h"
 
 #include "xalloc.h"
@@ -60,12 +61,39 @@ static void test_null_string(void **state)
 	free(got);
 }
 
+static void test_grow(void **state)
+{
+	(void)state;
+	size_t cap = 0, n = 0;
+	int *v = NULL;
+	for (int i = 0; i < 1000; i++) {
+		int *was = v;
+		size_t capwas = cap;
+		v = xgrow(v, &cap, n + 1, sizeof *v);
+		if (capwas >= n + 1) { /* room: the same array, the same capacity */
+			assert_ptr_equal(v, was);
+			assert_int_equal(cap, capwas);
+		} else
+			assert_int_equal(cap, capwas ? capwas * 2 : 8);
+		v[n++] = i;
+	}
+	assert_int_equal(cap, 1024);
+	for (int i = 0; i < 1000; i++)
+		assert_int_equal(v[i], i);
+	/* a need far past the capacity: doubled until it holds it */
+	v = xgrow(v, &cap, 5000, sizeof *v);
+	assert_int_equal(cap, 8192);
+	assert_int_equal(v[999], 999);
+	free(v);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_plain_formats),
 		cmocka_unit_test(test_other_formats),
 		cmocka_unit_test(test_null_string),
+		cmocka_unit_test(test_grow),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
