@@ -112,8 +112,6 @@ char *xasprintf(const char *fmt, ...)
 
 void *xgrow_room(void *p, size_t *cap, size_t need, size_t size)
 {
-	if (need <= *cap)
-		return p;
 	size_t c = *cap ? *cap : 8;
 	while (c < need)
 		c *= 2;

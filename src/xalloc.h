@@ -16,7 +16,7 @@ char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Concatenate strings up to a NULL into a new heap string (no printf). */
 char *xconcat(const char *first, ...);
 
-/* (xgrow's growing, for an array without room) */
+/* (xgrow's growing, called only for an array without room: need > *cap) */
 void *xgrow_room(void *p, size_t *cap, size_t need, size_t size);
 /* Grow an array (p, *cap) so it can hold at least `need` elements of `size`
  * (inline: most calls find room, and are then a compare in the caller). */
