@@ -1,6 +1,7 @@
 /* model: merging citations into resources (see model.h). Classification is
  * in taxonomy.c, cross-references in xref.c. */
 #include "model.h"
+#include "model_merge.h"
 #include "digest.h"
 #include "heap_warm.h"
 #include "buf.h"
@@ -32,18 +33,6 @@ long model_doc_by_path(const struct site *s, const char *relpath)
 		if (!strcmp(s->docs[i].relpath, relpath))
 			return (long)i;
 	return -1;
-}
-
-static size_t add_resource(struct site *s, const char *canonical, unsigned long long h)
-{
-	s->res = xgrow(s->res, &s->capres, s->nres + 1, sizeof *s->res);
-	struct resource *r = &s->res[s->nres];
-	memset(r, 0, sizeof *r);
-	r->canonical = xstrdup(canonical);
-	r->kind = -1;
-	/* the key is the heap string, which stays put when the array grows */
-	hash_put_h(&s->res_by_url, r->canonical, h, s->nres);
-	return s->nres++;
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -320,33 +309,6 @@ static void finish_resource(struct site *s, struct resource *r, struct unique_na
 	r->has_page = (long)r->ndocs >= s->cfg.resource_page_min;
 }
 
-/* Every resource's citations, in document order, in one block: counted as
- * the citations were merged, placed now (no array grown citation by
- * citation: 250,000 of them at 10,000 documents). */
-static void place_refs(struct site *s)
-{
-	size_t total = 0;
-	for (size_t ri = 0; ri < s->nres; ri++)
-		total += s->res[ri].nrefs;
-	s->refs = xmalloc((total + 1) * sizeof *s->refs);
-	size_t at = 0;
-	for (size_t ri = 0; ri < s->nres; ri++) {
-		struct resource *r = &s->res[ri];
-		r->refs = s->refs + at;
-		at += r->nrefs;
-		r->nrefs = 0;
-	}
-	for (size_t d = 0; d < s->ndocs; d++) {
-		const struct doc *doc = &s->docs[d];
-		for (size_t i = 0; i < doc->ncites; i++)
-			if (doc->cites[i].canonical) {
-				const struct citation *c = &doc->cites[i];
-				struct resource *r = &s->res[c->resource];
-				r->refs[r->nrefs++] = (struct cite_ref){d, i, {c->key[0], c->key[1]}};
-			}
-	}
-}
-
 /* The documents' side of the model (their URLs, internal links and anchors:
  * xref_resolve) takes nothing from the resources' side, nor that side from
  * it: the one runs on a thread of its own while the other is merged, named
@@ -366,55 +328,14 @@ void model_build(struct site *s)
 	struct aliases al;
 	taxonomy_aliases_init(&al, &s->cfg);
 	/* room for as many resources as the last build had (else a guess: a
-	 * resource is cited four times or so), so that the table never grows */
+	 * resource is cited four times or so): more, and the merge's table is
+	 * made again, with room for every citation */
 	size_t ncites = 0;
 	for (size_t d = 0; d < s->ndocs; d++)
 		ncites += s->docs[d].ncites;
 	size_t guess = s->memo && s->memo->n ? s->memo->n : ncites / 4;
-	hash_reserve(&s->res_by_url, guess);
-	s->res = xgrow(s->res, &s->capres, guess, sizeof *s->res);
-	for (size_t d = 0; d < s->ndocs; d++) {
-		struct doc *doc = &s->docs[d];
-		/* a document's URLs are looked up one after another, each a few
-		 * cache misses (its slot, the resource's URL, the resource): ask
-		 * for them all first, so that they overlap */
-		if (!al.n) {
-			for (size_t i = 0; i < doc->ncites; i++)
-				if (doc->cites[i].canonical && doc->cites[i].canon_hash)
-					hash_prefetch(&s->res_by_url, doc->cites[i].canon_hash);
-			for (size_t i = 0; i < doc->ncites; i++) {
-				const struct citation *c = &doc->cites[i];
-				const struct hash_slot *h = c->canonical && c->canon_hash
-					? hash_first_slot(&s->res_by_url, c->canon_hash) : NULL;
-				if (h) {
-					__builtin_prefetch(h->key);
-					__builtin_prefetch(&s->res[h->val]);
-				}
-			}
-		}
-		for (size_t i = 0; i < doc->ncites; i++) {
-			struct citation *c = &doc->cites[i];
-			if (!c->canonical)
-				continue;
-			if (al.n) {
-				char *aliased = taxonomy_alias(&al, c->canonical);
-				doc_free_str(doc, c->canonical);
-				c->canonical = aliased;
-				c->canon_hash = 0;
-			}
-			/* hashed as the document was read (site_read.c) */
-			if (!c->canon_hash)
-				c->canon_hash = hash_str(c->canonical);
-			size_t v;
-			long ri = hash_get_h(&s->res_by_url, c->canonical, c->canon_hash, &v)
-					  ? (long)v
-					  : (long)add_resource(s, c->canonical, c->canon_hash);
-			s->res[ri].nrefs++;
-			c->resource = ri;
-		}
-	}
+	model_merge(s, &al, guess);
 	taxonomy_aliases_free(&al);
-	place_refs(s);
 	free(s->memo_now);
 	free(s->memo_hit);
 	s->memo_now = xcalloc(s->nres + 1, sizeof *s->memo_now);
@@ -472,7 +393,6 @@ void model_free(struct site *s)
 		munmap((void *)s->docs_map, s->docs_map_len);
 	for (size_t i = 0; i < s->nres; i++) {
 		struct resource *r = &s->res[i];
-		free(r->canonical);
 		free(r->slug);
 		free(r->host);
 		for (size_t j = 0; j < r->nspellings; j++)

@@ -22,7 +22,7 @@ struct cite_ref {
 };
 
 struct resource {
-	char *canonical;
+	const char *canonical; /* borrowed: its first citation's (model_merge.c) */
 	char *slug;        /* r/<slug>/ */
 	char *host;
 	/* every distinct URL as written, sorted: made on first use

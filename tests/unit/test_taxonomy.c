@@ -466,6 +466,100 @@ static void test_url_rules_from_the_start(void **state)
 	free(s);
 }
 
+/* One site of 100 documents: 300 URLs shared in an interleaved order, one of
+ * their own each (400 in all: more than the merge's first table takes, a
+ * quarter of the 1,010 citations, so it is made again), and the alias's
+ * URL spelled two ways. Built with `jobs` threads. */
+static struct site *merge_site(int jobs)
+{
+	/* an alias into its own URL's folder: applied twice, it would show */
+	const char *cfg = "aliases:\n  https://github.com/openai/triton: "
+			  "https://github.com/openai/triton/tree/main\n";
+	struct site *s = calloc(1, sizeof *s);
+	struct diags d = DIAGS_INIT;
+	assert_int_equal(config_parse(&s->cfg, cfg, strlen(cfg), "site.yml", &d), 0);
+	diags_free(&d);
+	s->docs = calloc(100, sizeof *s->docs);
+	s->jobs = jobs;
+	for (int di = 0; di < 100; di++) {
+		struct buf b = BUF_INIT;
+		buf_printf(&b, "# Doc %d\n", di);
+		for (int i = 0; i < 9; i++)
+			buf_printf(&b, "- [T %d](https://x.example/p/%d)\n", i, (di * 7 + i * 13) % 300);
+		buf_printf(&b, "- [Own](https://own.example/%d)\n", di);
+		if (di % 10 == 3)
+			buf_puts(&b, di % 20 == 3 ? "- [Triton](https://github.com/openai/triton)\n"
+						  : "- [Triton](http://github.com/openai/triton/?utm_source=x)\n");
+		char name[16];
+		snprintf(name, sizeof name, "d%02d.md", di);
+		add_doc(s, buf_cstr(&b), name);
+		buf_free(&b);
+	}
+	model_build(s);
+	return s;
+}
+
+/* The merge numbers resources by first citation in document order and
+ * lists each one's citations in that order, whatever the threads, also
+ * when its first table fills up; aliases apply once. */
+static void test_merge_any_threads(void **state)
+{
+	(void)state;
+	int jobs[] = {1, 2, 3, 8};
+	struct site *one = NULL;
+	for (size_t j = 0; j < sizeof jobs / sizeof *jobs; j++) {
+		struct site *s = merge_site(jobs[j]);
+		/* the reference: the citations walked one by one */
+		struct hash seen = HASH_INIT;
+		size_t next = 0;
+		for (size_t d = 0; d < s->ndocs; d++)
+			for (size_t i = 0; i < s->docs[d].ncites; i++) {
+				const struct citation *c = &s->docs[d].cites[i];
+				assert_non_null(c->canonical);
+				size_t v;
+				if (!hash_get(&seen, c->canonical, &v)) {
+					hash_put(&seen, c->canonical, next);
+					v = next++;
+				}
+				assert_int_equal(c->resource, v);
+				assert_string_equal(s->res[v].canonical, c->canonical);
+				assert_int_equal(model_resource(s, c->canonical), v);
+			}
+		assert_int_equal(s->nres, next);
+		assert_int_equal(s->nres, 300 + 100 + 1);
+		assert_true(s->res_by_url.cap >= 1024); /* made again, bigger */
+		hash_free(&seen);
+		for (size_t ri = 0; ri < s->nres; ri++) {
+			const struct resource *r = &s->res[ri];
+			assert_true(r->nrefs >= 1);
+			for (size_t k = 0; k < r->nrefs; k++) {
+				const struct cite_ref *f = &r->refs[k];
+				assert_int_equal(s->docs[f->doc].cites[f->cite].resource, ri);
+				if (k)
+					assert_true(f->doc > r->refs[k - 1].doc ||
+						    (f->doc == r->refs[k - 1].doc &&
+						     f->cite > r->refs[k - 1].cite));
+			}
+		}
+		const struct resource *t = res(s, "https://github.com/openai/triton/tree/main");
+		assert_int_equal(t->nrefs, 10);
+		assert_int_equal(model_resource(s, "https://github.com/openai/triton"), -1);
+		if (!one)
+			one = s;
+		else {
+			for (size_t ri = 0; ri < s->nres; ri++) {
+				assert_string_equal(s->res[ri].canonical, one->res[ri].canonical);
+				assert_string_equal(s->res[ri].slug, one->res[ri].slug);
+				assert_int_equal(s->res[ri].nrefs, one->res[ri].nrefs);
+			}
+			model_free(s);
+			free(s);
+		}
+	}
+	model_free(one);
+	free(one);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -477,6 +571,7 @@ int main(void)
 		cmocka_unit_test(test_default_kinds),
 		cmocka_unit_test(test_override_topics_named_twice),
 		cmocka_unit_test(test_url_rules_from_the_start),
+		cmocka_unit_test(test_merge_any_threads),
 	};
 	return cmocka_run_group_tests_name("taxonomy", tests, NULL, NULL);
 }
