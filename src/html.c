@@ -46,6 +46,10 @@ static void move_children(cmark_node *from, cmark_node *to)
 static void dress_heading(cmark_node *n, const struct heading *h)
 {
 	struct buf open = BUF_INIT, close = BUF_INIT;
+	/* room for the usual id at once, not grown from nothing */
+	size_t idn = strlen(h->id);
+	buf_grow(&open, idn + 16);
+	buf_grow(&close, idn + 72);
 	int lv = h->level < 1 ? 1 : h->level > 6 ? 6 : h->level;
 	buf_puts(&open, "<h");
 	buf_put_uint(&open, (unsigned)lv);
@@ -91,36 +95,44 @@ static void dress_code(cmark_node *n)
 	buf_free(&b);
 }
 
-static char *marker(char kind, size_t i)
+/* The marker of kind and i, into out (on the caller's stack: one a
+ * citation, 250,000 at 10,000 documents, each copied by the node it goes
+ * in). */
+#define MARKER_SIZE 24 /* open, kind, up to 20 digits, close, NUL */
+static const char *marker(char out[MARKER_SIZE], char kind, size_t i)
 {
-	struct buf b = BUF_INIT;
-	buf_putc(&b, MARK_OPEN);
-	buf_putc(&b, kind);
-	buf_put_uint(&b, i);
-	buf_putc(&b, MARK_CLOSE);
-	return buf_detach(&b);
+	char digits[20];
+	size_t n = 0;
+	do
+		digits[n++] = (char)('0' + i % 10);
+	while ((i /= 10));
+	size_t at = 0;
+	out[at++] = MARK_OPEN;
+	out[at++] = kind;
+	while (n)
+		out[at++] = digits[--n];
+	out[at++] = MARK_CLOSE;
+	out[at] = '\0';
+	return out;
 }
 
 /* A citation: a marker after the link, for the badge. */
 static void mark_citation(struct citation *c, size_t i)
 {
-	char *m = marker('C', i);
-	cmark_node *badge = ast_custom_inline(m, "");
+	char m[MARKER_SIZE];
+	cmark_node *badge = ast_custom_inline(marker(m, 'C', i), "");
 	cmark_node_insert_after(c->node, badge);
-	free(m);
 }
 
 /* A relative link: replaced by an element whose start and end are markers. */
 static void mark_ilink(struct ilink *l, size_t i)
 {
-	char *open = marker('L', i), *close = marker('E', i);
-	cmark_node *span = ast_custom_inline(open, close);
+	char open[MARKER_SIZE], close[MARKER_SIZE];
+	cmark_node *span = ast_custom_inline(marker(open, 'L', i), marker(close, 'E', i));
 	move_children(l->node, span);
 	cmark_node_replace(l->node, span);
 	cmark_node_free(l->node);
 	l->node = NULL;
-	free(open);
-	free(close);
 }
 
 char *html_render_body(struct doc *d)

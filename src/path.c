@@ -17,6 +17,7 @@
 char *slug_github(const char *text)
 {
 	struct buf b = BUF_INIT;
+	buf_grow(&b, strlen(text)); /* never longer than the text */
 	for (const unsigned char *s = (const unsigned char *)text; *s; s++) {
 		unsigned char c = *s;
 		if (c >= 0x80 || (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || c == '-' || c == '_')

@@ -315,6 +315,7 @@ static bool first_time(struct seen_texts *st, const char *t)
 static char *resource_text(const struct site *s, const struct resource *r)
 {
 	struct buf b = BUF_INIT;
+	buf_grow(&b, 256); /* a few titles and a description, grown from nothing 2-3 times */
 	struct seen_texts seen = {.n = 0, .many = HASH_INIT};
 	const char *parts[2] = {r->title, r->desc};
 	for (size_t i = 0; i < 2; i++)
