@@ -827,6 +827,26 @@ static uint64_t get_u64(struct reader *r)
 
 static long get_int(struct reader *r) { return (long)(int64_t)get_u64(r); }
 
+/* The next n (at most TAKE_MOST) bytes of fixed-size fields, checked once:
+ * zeros (and the reader bad) when fewer are left, as get_u32 gives. Read
+ * with the at_ helpers. */
+#define TAKE_MOST 68
+static const unsigned char *take(struct reader *r, size_t n)
+{
+	static const unsigned char zeros[TAKE_MOST];
+	if ((size_t)(r->end - r->p) < n) {
+		r->bad = true;
+		r->p = r->end;
+		return zeros;
+	}
+	const unsigned char *at = r->p;
+	r->p += n;
+	return at;
+}
+
+static uint64_t at_u64(const unsigned char *p) { return le32(p) | (uint64_t)le32(p + 4) << 32; }
+static long at_int(const unsigned char *p) { return (long)(int64_t)at_u64(p); }
+
 static char *get_str(struct reader *r)
 {
 	uint32_t n = get_u32(r);
@@ -946,9 +966,10 @@ static void get_doc(struct reader *r, struct doc *d, const char *base)
 		char *text = get_doc_str(r, d); /* in this order: an initializer's
 						* expressions are not sequenced */
 		*h = (struct heading){.text = text, .id = get_doc_str(r, d)};
-		h->level = (int)get_int(r);
-		h->line = (int)get_int(r);
-		h->parent = (int)get_int(r);
+		const unsigned char *f = take(r, 24);
+		h->level = (int)at_int(f);
+		h->line = (int)at_int(f + 8);
+		h->parent = (int)at_int(f + 16);
 		if (h->parent < -1 || h->parent >= (int)i) /* a section before it, or none */
 			r->bad = true;
 	}
@@ -962,17 +983,19 @@ static void get_doc(struct reader *r, struct doc *d, const char *base)
 		c->text = get_doc_str(r, d);
 		c->title = get_doc_str(r, d);
 		c->desc = get_doc_str(r, d);
-		c->line = (int)get_int(r);
-		c->col = (int)get_int(r);
-		c->heading = (int)get_int(r);
-		uint32_t flags = get_u32(r);
+		/* the rest is fixed in size: checked once (250,000 citations) */
+		const unsigned char *f = take(r, TAKE_MOST); /* 3 ints, flags, an int, 4 u64 */
+		c->line = (int)at_int(f);
+		c->col = (int)at_int(f + 8);
+		c->heading = (int)at_int(f + 16);
+		uint32_t flags = le32(f + 24);
 		c->bare = flags & 1;
 		c->listing = flags & 2;
-		c->entry = (int)get_int(r);
-		c->canon_hash = get_u64(r);
-		c->key[0] = get_u64(r);
-		c->key[1] = get_u64(r);
-		c->desc_hash = get_u64(r);
+		c->entry = (int)at_int(f + 28);
+		c->canon_hash = at_u64(f + 36);
+		c->key[0] = at_u64(f + 44);
+		c->key[1] = at_u64(f + 52);
+		c->desc_hash = at_u64(f + 60);
 		if (!c->url || !c->title || c->heading < -1 || c->heading >= (long)d->nheadings ||
 		    c->entry < 0 || c->entry > (long)i + 1 || (!c->canonical && c->canon_hash))
 			r->bad = true;
