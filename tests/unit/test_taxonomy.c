@@ -51,16 +51,19 @@ static void add_doc(struct site *s, const char *text, const char *name)
 	d->title = strdup(name);
 }
 
-/* A site with the test's site.yml, and room for ndocs documents. */
-static struct site *new_site(size_t ndocs)
+/* A site with the site.yml `config`, and room for ndocs documents. */
+static struct site *new_site_with(const char *config, size_t ndocs)
 {
 	struct site *s = calloc(1, sizeof *s);
 	struct diags d = DIAGS_INIT;
-	assert_int_equal(config_parse(&s->cfg, yml, strlen(yml), "site.yml", &d), 0);
+	assert_int_equal(config_parse(&s->cfg, config, strlen(config), "site.yml", &d), 0);
 	diags_free(&d);
 	s->docs = calloc(ndocs, sizeof *s->docs);
 	return s;
 }
+
+/* The same with the test's site.yml. */
+static struct site *new_site(size_t ndocs) { return new_site_with(yml, ndocs); }
 
 static struct site *build(void)
 {
@@ -227,10 +230,7 @@ static void test_orders_large(void **state)
 	const char *cfg = "quick_reference: { per_topic: 7 }\n"
 			  "topics:\n  - id: items\n    title: Items\n    match: {words: [item]}\n"
 			  "    pin: https://example.org/r/150\n";
-	struct site *s = calloc(1, sizeof *s);
-	struct diags d = DIAGS_INIT;
-	assert_int_equal(config_parse(&s->cfg, cfg, strlen(cfg), "site.yml", &d), 0);
-	s->docs = calloc(3, sizeof *s->docs);
+	struct site *s = new_site_with(cfg, 3);
 	for (int di = 0; di < 3; di++) {
 		struct buf b = BUF_INIT;
 		buf_printf(&b, "# Doc %d\n", di);
@@ -275,7 +275,6 @@ static void test_orders_large(void **state)
 		assert_int_equal(t->quick[q], all[i]);
 	}
 	free(all);
-	diags_free(&d);
 	model_free(s);
 	free(s);
 }
@@ -435,11 +434,7 @@ static void test_url_rules_from_the_start(void **state)
 		"- [Five](https://ex.com/file.pdf)\n"
 		"- [Six](https://docs.x.org/b/guide/c)\n"
 		"- [Seven](https://guide.ex.com/guide)\n";
-	struct site *s = calloc(1, sizeof *s);
-	struct diags d = DIAGS_INIT;
-	assert_int_equal(config_parse(&s->cfg, y, strlen(y), "site.yml", &d), 0);
-	diags_free(&d);
-	s->docs = calloc(1, sizeof *s->docs);
+	struct site *s = new_site_with(y, 1);
 	add_doc(s, doc, "a.md");
 	model_build(s);
 	static const struct {
@@ -475,11 +470,7 @@ static struct site *merge_site(int jobs)
 	/* an alias into its own URL's folder: applied twice, it would show */
 	const char *cfg = "aliases:\n  https://github.com/openai/triton: "
 			  "https://github.com/openai/triton/tree/main\n";
-	struct site *s = calloc(1, sizeof *s);
-	struct diags d = DIAGS_INIT;
-	assert_int_equal(config_parse(&s->cfg, cfg, strlen(cfg), "site.yml", &d), 0);
-	diags_free(&d);
-	s->docs = calloc(100, sizeof *s->docs);
+	struct site *s = new_site_with(cfg, 100);
 	s->jobs = jobs;
 	for (int di = 0; di < 100; di++) {
 		struct buf b = BUF_INIT;
