@@ -73,6 +73,19 @@ static void test_cut_and_length(void **state)
 	assert_int_equal(words_of("a-b", &b), 3);
 	assert_int_equal(words_of("e\xcc\x81", &b), 1);
 	assert_int_equal(words_of("", &b), 0);
+	/* a run of small letters filling the word exactly, then one more
+	 * (dropped), then a capital after the cut (no inner part: the word is
+	 * full); and the run counted whole */
+	char exact[WORDS_MAX + 8];
+	memset(exact, 'q', WORDS_MAX);
+	strcpy(exact + WORDS_MAX, "zK 9");
+	assert_int_equal(words_of(exact, &b), WORDS_MAX + 4);
+	assert_int_equal(strchr(b.p, ' ') - b.p - 1, WORDS_MAX);
+	assert_string_equal(strchr(b.p, ' '), " 9");
+	/* after a capital the run goes on the word as it comes, the inner
+	 * part found where the small letters begin again after capitals */
+	words_of("xABCdef12gh ABc", &b);
+	assert_string_equal(b.p, "^xabcdef12gh +abcdef12gh +cdef12gh abc +bc");
 	buf_free(&b);
 }
 
