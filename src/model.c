@@ -327,14 +327,7 @@ void model_build(struct site *s)
 	bool apart = s->jobs > 1 && pthread_create(&docs_side, NULL, resolve_docs, s) == 0;
 	struct aliases al;
 	taxonomy_aliases_init(&al, &s->cfg);
-	/* room for as many resources as the last build had (else a guess: a
-	 * resource is cited four times or so): more, and the merge's table is
-	 * made again, with room for every citation */
-	size_t ncites = 0;
-	for (size_t d = 0; d < s->ndocs; d++)
-		ncites += s->docs[d].ncites;
-	size_t guess = s->memo && s->memo->n ? s->memo->n : ncites / 4;
-	model_merge(s, &al, guess);
+	model_merge(s, &al, s->memo ? s->memo->n : 0);
 	taxonomy_aliases_free(&al);
 	free(s->memo_now);
 	free(s->memo_hit);

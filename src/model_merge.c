@@ -36,7 +36,6 @@
 #define MAX_PARTS 8
 #define MAKE_BATCH 1024 /* resources a task of the number step */
 #define NO_SLOT SIZE_MAX
-#define NOT_SEEN UINT64_MAX
 
 struct merge {
 	struct site *s;
@@ -175,7 +174,7 @@ static bool find(struct merge *m, size_t want)
 	for (size_t p = 0; p < m->nparts; p++)
 		m->count[p] = xcalloc(cap + 1, sizeof *m->count[p]);
 	m->first = xmalloc((cap + 1) * sizeof *m->first);
-	memset(m->first, 0xff, (cap + 1) * sizeof *m->first);
+	memset(m->first, 0xff, (cap + 1) * sizeof *m->first); /* UINT64_MAX: none seen */
 	m->limit = cap / 4 * 3 - 1;
 	m->n = 0;
 	m->full = false;
@@ -275,11 +274,15 @@ static void place_part(void *ctx, size_t p)
 	}
 }
 
-void model_merge(struct site *s, const struct aliases *al, size_t guess)
+void model_merge(struct site *s, const struct aliases *al, size_t last)
 {
 	size_t ncites = 0;
 	for (size_t d = 0; d < s->ndocs; d++)
 		ncites += s->docs[d].ncites;
+	/* room for as many resources as the last build had (else a guess: a
+	 * resource is cited four times or so); more, and the table is made
+	 * again with room for every citation */
+	size_t guess = last ? last : ncites / 4;
 	struct merge m = {.s = s, .al = al && al->n ? al : NULL};
 	m.nbatches = (s->ndocs + MERGE_BATCH - 1) / MERGE_BATCH;
 	m.nparts = s->jobs < 1 ? 1 : (size_t)s->jobs < MAX_PARTS ? (size_t)s->jobs : MAX_PARTS;

@@ -10,9 +10,9 @@ struct aliases;
 /* Every document's citations with a canonical URL (aliased by al, when it
  * has any) merged into s->res (empty before), numbered by first citation
  * in document order, each citation's `resource` set, each resource's refs
- * placed in s->refs, res_by_url filled; `guess` is how many resources to
- * make room for first. Uses s->jobs threads; the result does not depend
- * on them. */
-void model_merge(struct site *s, const struct aliases *al, size_t guess);
+ * placed in s->refs, res_by_url filled; `last` is how many resources the
+ * last build had (0: unknown), the room made first. Uses s->jobs threads;
+ * the result does not depend on them. */
+void model_merge(struct site *s, const struct aliases *al, size_t last);
 
 #endif

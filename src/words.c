@@ -116,15 +116,6 @@ static const unsigned char ascii_fold[128] = {
 	['U'] = 'u', ['V'] = 'v', ['W'] = 'w', ['X'] = 'x', ['Y'] = 'y', ['Z'] = 'z',
 };
 
-/* 1 for a-z and 0-9 */
-static const unsigned char small_or_digit[256] = {
-	['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1, ['5'] = 1, ['6'] = 1, ['7'] = 1,
-	['8'] = 1, ['9'] = 1, ['a'] = 1, ['b'] = 1, ['c'] = 1, ['d'] = 1, ['e'] = 1, ['f'] = 1,
-	['g'] = 1, ['h'] = 1, ['i'] = 1, ['j'] = 1, ['k'] = 1, ['l'] = 1, ['m'] = 1, ['n'] = 1,
-	['o'] = 1, ['p'] = 1, ['q'] = 1, ['r'] = 1, ['s'] = 1, ['t'] = 1, ['u'] = 1, ['v'] = 1,
-	['w'] = 1, ['x'] = 1, ['y'] = 1, ['z'] = 1,
-};
-
 static bool is_space(uint32_t c)
 {
 	return c == ' ' || c == '\t' || c == '\n' || c == 0xA0;
@@ -171,7 +162,7 @@ size_t words_each(const char *text, word_fn fn, void *ctx)
 			 * each folds to itself, so they go on the word at once */
 			if (!ascii_upper(c)) {
 				const unsigned char *q = p;
-				while (small_or_digit[*q])
+				while (*q && *q < 0x80 && ascii_fold[*q] == *q) /* a-z, 0-9 */
 					q++;
 				size_t k = (size_t)(q - p);
 				if (k) {
