@@ -5,6 +5,7 @@
 
 #include <cmark-gfm-core-extensions.h>
 #include <cmark-gfm-extension_api.h>
+#include <cmark-gfm/syntax_extension.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <stdint.h>
@@ -42,34 +43,62 @@ static void learn_table_types(void)
  * character list: its characters are set once, for good, and its list
  * emptied, so no parse removes them. Strikethrough needs its list (delimiters
  * are matched to the extension through it): documents with a '~' are parsed
- * one at a time with it, the others in parallel without it. */
+ * one at a time with it, the others in parallel without it.
+ *
+ * Autolink's postprocess (e-mail autolinks) walks the whole tree a second
+ * time and copies every text node's string out of the block it was parsed
+ * from, in every document: one in which no '@' can begin such a link is
+ * parsed without it when its tree lives in an arena (where those strings
+ * stay put, as a parse without autolink leaves them). */
 
 /* Exported by libcmark-gfm 0.29 (Debian 12) but in no installed header. */
 void cmark_manage_extensions_special_characters(cmark_parser *parser, int add);
-
-/* The leading fields of cmark-gfm 0.29's struct cmark_syntax_extension
- * (syntax_extension.h), to keep the emptied list reachable. */
-struct ext_head {
-	void *last_block_matches, *try_opening_block, *match_inline, *insert_inline_from_delim;
-	cmark_llist *special_inline_chars;
-};
 
 static cmark_llist *extensions_plain; /* all but strikethrough */
 /* write-only on purpose: "used" keeps the compiler from dropping it */
 static cmark_llist *autolink_chars __attribute__((used)); /* kept reachable */
 static pthread_mutex_t strike_lock = PTHREAD_MUTEX_INITIALIZER;
+/* Autolink, and its matcher alone: the same links but e-mail addresses
+ * (never freed: parsers borrow it). */
+static cmark_syntax_extension *autolink, *autolink_unposted;
 
 static void pin_autolink(void)
 {
-	cmark_syntax_extension *autolink = cmark_find_syntax_extension("autolink");
+	autolink = cmark_find_syntax_extension("autolink");
 	if (!autolink)
 		return;
 	cmark_parser *p = cmark_parser_new(CMARK_OPT_DEFAULT);
 	cmark_parser_attach_syntax_extension(p, autolink);
 	cmark_manage_extensions_special_characters(p, 1);
 	cmark_parser_free(p);
-	autolink_chars = ((struct ext_head *)(void *)autolink)->special_inline_chars;
+	autolink_chars = autolink->special_inline_chars;
 	cmark_syntax_extension_set_special_inline_chars(autolink, NULL);
+	autolink_unposted = cmark_syntax_extension_new("autolink");
+	cmark_syntax_extension_set_match_inline_func(autolink_unposted, autolink->match_inline);
+}
+
+static bool ascii_alnum(unsigned char c)
+{
+	return (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z');
+}
+
+/* Whether an '@' in text may begin an e-mail autolink: its postprocess takes
+ * one only after a letter, a digit, '.', '+', '-', '_' or ':' ("mailto:")
+ * in a text node, where runs of text, escapes and entities are joined. So
+ * an '@' may be one where its byte before is one of those, a ';' (an
+ * entity's end) or a '\\' (the '@' escaped, the byte before the escape then
+ * coming first), and anywhere an entity may be an '@' ("&#64;", "&commat;"). */
+static bool may_link_email(const char *text, size_t len)
+{
+	for (const char *p = text, *end = text + len; (p = memchr(p, '&', (size_t)(end - p))); p++)
+		if ((end - p >= 2 && p[1] == '#') || (end - p >= 8 && !memcmp(p, "&commat;", 8)))
+			return true;
+	for (const char *p = text, *end = text + len; (p = memchr(p, '@', (size_t)(end - p))); p++) {
+		unsigned char c = p == text ? ' ' : (unsigned char)p[-1];
+		if (ascii_alnum(c) || (c && strchr(".+-_:;\\", c)))
+			return true;
+	}
+	return false;
 }
 
 static void init(void)
@@ -166,12 +195,16 @@ cmark_node *ast_parse_markdown(const char *text, size_t len, int options)
 {
 	ast_init();
 	bool strike = memchr(text, '~', len) != NULL;
+	/* outside an arena a tree's strings must be its own (the postprocess
+	 * copies them) */
+	bool posted = !current_arena || may_link_email(text, len);
 	if (strike)
 		pthread_mutex_lock(&strike_lock);
 	cmark_parser *p = current_arena ? cmark_parser_new_with_mem(options, &arena_mem)
 					: cmark_parser_new(options);
 	for (cmark_llist *e = strike ? extensions : extensions_plain; e; e = e->next)
-		cmark_parser_attach_syntax_extension(p, e->data);
+		cmark_parser_attach_syntax_extension(
+			p, e->data == autolink && !posted ? autolink_unposted : e->data);
 	cmark_parser_feed(p, text, len);
 	cmark_node *doc = cmark_parser_finish(p);
 	cmark_parser_free(p);

@@ -94,6 +94,48 @@ static void test_value_ref(void **state)
 	val_free(shared);
 }
 
+/* Autolink's e-mail pass is skipped in an arena's parse when no '@' of the
+ * text can begin such a link (ast.c): every text here renders as cmark-gfm's
+ * own command line renders it (the expected HTML is its output), inside an
+ * arena and out: the '@' of a URL or after '/' or '(' stays text, and one an
+ * entity or an escape makes, or one after '.', ';' or "mailto:", is a link. */
+static void test_email_autolinks_as_cmark_gfm(void **state)
+{
+	(void)state;
+	static const char *cases[][2] = {
+		{"write to a.b@example.com today",
+		 "<p>write to <a href=\"mailto:a.b@example.com\">a.b@example.com</a> today</p>\n"},
+		{"https://medium.com/@user/post and /@x or (@y.org)",
+		 "<p><a href=\"https://medium.com/@user/post\">https://medium.com/@user/post</a> and "
+		 "/@x or (@y.org)</p>\n"},
+		{"a&#64;example.com", "<p><a href=\"mailto:a@example.com\">a@example.com</a></p>\n"},
+		{"a\\@example.com", "<p><a href=\"mailto:a@example.com\">a@example.com</a></p>\n"},
+		{"x&period;@y.org", "<p><a href=\"mailto:x.@y.org\">x.@y.org</a></p>\n"},
+		{"x&commat;y.org", "<p><a href=\"mailto:x@y.org\">x@y.org</a></p>\n"},
+		{"mailto:m@n.com", "<p><a href=\"mailto:m@n.com\">mailto:m@n.com</a></p>\n"},
+		{"see `c@d.com` and **a**@b.com",
+		 "<p>see <code>c@d.com</code> and <strong>a</strong>@b.com</p>\n"},
+		{"a.b@example.com, https://x.org/@z and www.w.org",
+		 "<p><a href=\"mailto:a.b@example.com\">a.b@example.com</a>, <a "
+		 "href=\"https://x.org/@z\">https://x.org/@z</a> and <a "
+		 "href=\"http://www.w.org\">www.w.org</a></p>\n"},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
+		for (int in_arena = 0; in_arena < 2; in_arena++) {
+			struct ast_arena *a = in_arena ? ast_arena_begin() : NULL;
+			cmark_node *doc = ast_parse_markdown(cases[i][0], strlen(cases[i][0]),
+							     CMARK_OPT_DEFAULT);
+			char *html = cmark_render_html_with_mem(doc, CMARK_OPT_DEFAULT, ast_extensions(),
+								cmark_get_default_mem_allocator());
+			assert_string_equal(html, cases[i][1]);
+			free(html);
+			if (a)
+				ast_arena_end(a);
+			else
+				cmark_node_free(doc);
+		}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -102,6 +144,7 @@ int main(void)
 		cmocka_unit_test(test_illegal_nesting_refused),
 		cmocka_unit_test(test_value_json),
 		cmocka_unit_test(test_value_ref),
+		cmocka_unit_test(test_email_autolinks_as_cmark_gfm),
 	};
 	return cmocka_run_group_tests_name("ast", tests, NULL, NULL);
 }
