@@ -215,6 +215,12 @@ cmark_node *ast_parse_markdown(const char *text, size_t len, int options)
 
 void ast_init(void) { pthread_once(&init_once, init); }
 
+void ast_own(cmark_node *root)
+{
+	if (!current_arena)
+		cmark_node_own(root);
+}
+
 cmark_llist *ast_extensions(void)
 {
 	ast_init();

@@ -137,7 +137,7 @@ static void mark_ilink(struct ilink *l, size_t i)
 
 char *html_render_body(struct doc *d)
 {
-	cmark_node_own(d->tree);
+	ast_own(d->tree);
 	for (size_t i = 0; i < d->ncites; i++) {
 		mark_citation(&d->cites[i], i);
 		d->cites[i].node = NULL;

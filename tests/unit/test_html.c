@@ -3,6 +3,7 @@
  * and whose citations and links did not; anything it cannot vouch for is
  * refused. */
 #include "testutil.h"
+#include "ast.h"
 #include "extract.h"
 #include "html.h"
 #include "md.h"
@@ -306,9 +307,36 @@ static void test_headings_and_code_dressed(void **state)
 	doc_free(&d);
 }
 
+/* A document read in an arena (as a build reads it: its tree's strings left
+ * where the parser put them, ast_own) gets the body it gets on the heap,
+ * autolinks, links made markers and all. */
+static void test_arena_body_is_the_heap_body(void **state)
+{
+	(void)state;
+	const char *more = "\nSee https://example.org/auto, www.example.com/w and a.b@example.org; "
+			   "[back](k.md#papers).\n";
+	struct doc heap, in_arena;
+	char *body = marked(&heap, "", more);
+	struct ast_arena *a = ast_arena_begin();
+	char *arena_body = marked(&in_arena, "", more);
+	doc_drop_tree(&in_arena);
+	doc_compact_strings(&in_arena);
+	ast_arena_end(a);
+	assert_non_null(strstr(body, "href=\"mailto:a.b@example.org\""));
+	assert_string_equal(arena_body, body);
+	assert_int_equal(in_arena.ncites, heap.ncites);
+	for (size_t i = 0; i < heap.ncites; i++)
+		assert_string_equal(in_arena.cites[i].url, heap.cites[i].url);
+	free(body);
+	free(arena_body);
+	doc_free(&heap);
+	doc_free(&in_arena);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_arena_body_is_the_heap_body),
 		cmocka_unit_test(test_headings_and_code_dressed),
 		cmocka_unit_test(test_prose_edit_relinked),
 		cmocka_unit_test(test_random_prose),
