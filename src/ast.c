@@ -5,6 +5,7 @@
 
 #include <cmark-gfm-core-extensions.h>
 #include <cmark-gfm-extension_api.h>
+#include <cmark-gfm/node.h>
 #include <cmark-gfm/syntax_extension.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -215,10 +216,23 @@ cmark_node *ast_parse_markdown(const char *text, size_t len, int options)
 
 void ast_init(void) { pthread_once(&init_once, init); }
 
+/* Whether a node was made in an arena (its allocator is the arenas'). */
+static bool in_arena(cmark_node *n) { return cmark_node_mem(n) == &arena_mem; }
+
 void ast_own(cmark_node *root)
 {
-	if (!current_arena)
+	if (!in_arena(root))
 		cmark_node_own(root);
+}
+
+void ast_free(cmark_node *root)
+{
+	if (!root)
+		return;
+	if (in_arena(root))
+		cmark_node_unlink(root);
+	else
+		cmark_node_free(root);
 }
 
 cmark_llist *ast_extensions(void)

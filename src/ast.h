@@ -27,9 +27,13 @@ cmark_node *ast_node_new(cmark_node_type t);
 cmark_node *ast_parse_markdown(const char *text, size_t len, int options);
 /* Make every string of a tree its own (cmark_node_own: a text node may
  * point into the block it was parsed from, which a tree being cut up may
- * free first), unless the thread's arena holds it, where nothing is freed
+ * free first), unless it was made in an arena, where nothing is freed
  * before the whole tree is. */
 void ast_own(cmark_node *root);
+/* cmark_node_free, but a tree in an arena is only unlinked: its nodes go
+ * with the arena (freeing them one by one walks the whole tree to do
+ * nothing). */
+void ast_free(cmark_node *root);
 
 /* Source line of a node: the reader's own record when it set one
  * (ast_set_line), else cmark's start line; 0 when unknown. */

@@ -1,6 +1,7 @@
 /* doc: freeing a document and what was extracted from it, and compacting its strings (see doc.h). */
 #include "doc.h"
 #include "arena.h"
+#include "ast.h"
 #include "xalloc.h"
 
 #include <stdlib.h>
@@ -77,8 +78,7 @@ void doc_compact_strings_from(struct doc *d, const struct arena *scratch)
 
 void doc_drop_tree(struct doc *d)
 {
-	if (d->tree)
-		cmark_node_free(d->tree);
+	ast_free(d->tree);
 	d->tree = NULL;
 	free(d->code_blocks);
 	d->code_blocks = NULL;

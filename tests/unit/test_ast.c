@@ -136,6 +136,31 @@ static void test_email_autolinks_as_cmark_gfm(void **state)
 		}
 }
 
+/* ast_free takes a subtree out of its tree on the heap (freed: the leak
+ * check of the sanitizer build would see it kept) and in an arena (only
+ * unlinked: its nodes go with the arena). */
+static void test_free_unlinks_in_arena_and_out(void **state)
+{
+	(void)state;
+	for (int in_arena = 0; in_arena < 2; in_arena++) {
+		struct ast_arena *a = in_arena ? ast_arena_begin() : NULL;
+		const char *md = "a *b* c\n";
+		cmark_node *doc = ast_parse_markdown(md, strlen(md), CMARK_OPT_DEFAULT);
+		cmark_node *para = cmark_node_first_child(doc);
+		cmark_node *emph = cmark_node_next(cmark_node_first_child(para));
+		assert_int_equal(cmark_node_get_type(emph), CMARK_NODE_EMPH);
+		ast_free(emph);
+		char *html = cmark_render_html_with_mem(doc, CMARK_OPT_DEFAULT, NULL,
+							cmark_get_default_mem_allocator());
+		assert_string_equal(html, "<p>a  c</p>\n");
+		free(html);
+		ast_free(doc);
+		ast_free(NULL);
+		if (a)
+			ast_arena_end(a);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -145,6 +170,7 @@ int main(void)
 		cmocka_unit_test(test_value_json),
 		cmocka_unit_test(test_value_ref),
 		cmocka_unit_test(test_email_autolinks_as_cmark_gfm),
+		cmocka_unit_test(test_free_unlinks_in_arena_and_out),
 	};
 	return cmocka_run_group_tests_name("ast", tests, NULL, NULL);
 }
