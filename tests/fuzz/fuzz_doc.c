@@ -3,7 +3,9 @@
  * by source_load (binary sniffing, utf8_clean, front matter, format), parsed
  * by reader_parse (Markdown or reStructuredText), extracted (extract_doc)
  * and rendered (html_render_body). The first byte picks the file name
- * (.md, .rst or .txt). Also checks the rendered body holds no <script tag. */
+ * (.md, .rst or .txt) and whether the tree lives in an arena, as a build's
+ * do (ast.h), or on the heap. Also checks the rendered body holds no
+ * <script tag. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,6 +50,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memset(&d, 0, sizeof d);
 	d.relpath = xstrdup(names[(data[0] & 3) % 3] + 8);
 	d.shown = xstrdup(names[(data[0] & 3) % 3]);
+	struct ast_arena *arena = data[0] & 16 ? ast_arena_begin() : NULL;
 	struct source src;
 	if (source_load(path, d.shown, cfg.max_file_size, &src, &d.diags) == 0) {
 		d.format = src.format;
@@ -56,14 +59,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		d.tree = reader_parse(&src, &cfg, &d.diags);
 		extract_doc(&d);
 		d.body = html_render_body(&d);
-		cmark_node_free(d.tree);
-		d.tree = NULL;
+		doc_drop_tree(&d);
+		doc_compact_strings(&d);
 		/* no script element may come from content */
 		for (const char *p = d.body; (p = strchr(p, '<')); p++)
 			if (!strncasecmp(p + 1, "script", 6))
 				abort();
 	}
 	source_free(&src);
+	ast_arena_end(arena);
 	doc_free(&d);
 	config_free(&cfg);
 	unlink(path);
