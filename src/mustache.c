@@ -34,6 +34,9 @@ struct mop {
 	size_t nparts;
 	struct mops body;    /* SECTION, INVERTED, BLOCK: content; PARENT: its argument blocks */
 	struct mtpl *tpl;    /* PARTIAL, PARENT: the template, NULL when missing or broken */
+	uint32_t hint;       /* VAR, RAW, SECTION, INVERTED: where in its map the name's
+			      * first part was found last (val_getn_hint); written while
+			      * threads render, never read as more than a guess */
 };
 
 enum mtpl_state { MT_OK, MT_MISSING, MT_BROKEN };
@@ -836,7 +839,8 @@ static const struct val *lookup(struct mrender *r, const struct mop *op)
 		return r->nctx ? r->ctx[r->nctx - 1] : NULL;
 	const struct val *v = NULL;
 	size_t at = r->nctx;
-	while (at > 0 && !(v = val_getn(r->ctx[at - 1], op->parts[0].p, op->parts[0].n)))
+	uint32_t *hint = (uint32_t *)&op->hint; /* the op is the template's, the guess anyone's */
+	while (at > 0 && !(v = val_getn_hint(r->ctx[at - 1], op->parts[0].p, op->parts[0].n, hint)))
 		at--;
 	/* found in (or missing from) the page around the item: what it shows
 	 * is not the item's alone */

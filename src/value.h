@@ -157,6 +157,30 @@ static inline const struct val *val_getn(const struct val *m, const char *key, s
 	return keylen > 4 && !memcmp(key, "has_", 4) ? val_has_items(m, key + 4, keylen - 4)
 						      : NULL;
 }
+/* The same with a guess: *hint is where in a map's pairs the key was found
+ * last (a template's tag looks its name up in views of one shape, page after
+ * page); a map's keys are unique, so the key found there is the map's
+ * answer. *hint is updated where a scan finds it (relaxed: threads that
+ * share it only ever lose a guess). */
+static inline const struct val *val_getn_hint(const struct val *m, const char *key,
+					      size_t keylen, uint32_t *hint)
+{
+	m = val_deref(m);
+	if (!m || m->kind != VAL_MAP)
+		return NULL;
+	uint32_t h = __atomic_load_n(hint, __ATOMIC_RELAXED);
+	if (h < m->n && m->pairs[h].keylen == keylen && !memcmp(m->pairs[h].key, key, keylen))
+		return val_deref(m->pairs[h].val);
+	for (size_t i = 0; i < m->n; i++) {
+		const struct val_pair *p = &m->pairs[i];
+		if (p->keylen == keylen && !memcmp(p->key, key, keylen)) {
+			__atomic_store_n(hint, (uint32_t)i, __ATOMIC_RELAXED);
+			return val_deref(p->val);
+		}
+	}
+	return keylen > 4 && !memcmp(key, "has_", 4) ? val_has_items(m, key + 4, keylen - 4)
+						      : NULL;
+}
 /* Mustache truthiness: null, false, "" (no), empty list are false. */
 bool val_truthy(const struct val *v);
 struct val *val_copy(const struct val *v);

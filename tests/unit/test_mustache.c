@@ -516,6 +516,39 @@ static void test_escaping(void **state)
 	mustache_set_free(set);
 }
 
+/* A tag's guess of where its name lies in a map (val_getn_hint) never
+ * changes an answer: items of changing shapes, the name at another place,
+ * past the end of a shorter map, or missing (found in the page around), and
+ * the same template rendered again after them. */
+static void test_lookup_guess(void **state)
+{
+	(void)state;
+	const char *pairs[] = {"t", "{{#items}}{{a}}-{{b}};{{/items}}", NULL};
+	struct table t = {pairs};
+	struct mustache_set *set = mustache_set_new(table_load, &t);
+	struct val *v = val_map();
+	val_set_str(v, "a", "X");
+	val_set_str(v, "b", "Y");
+	struct val *items = val_set(v, "items", val_list());
+	static const char *shapes[][4] = {
+		{"a", "1", "b", "2"}, {"b", "3", "a", "4"}, {"a", "5", NULL, NULL},
+		{"c", "6", "b", "7"}, {"z", "8", NULL, NULL}, {"a", "9", "b", "0"},
+	};
+	for (size_t i = 0; i < sizeof shapes / sizeof *shapes; i++) {
+		struct val *m = val_push(items, val_map());
+		for (size_t k = 0; k < 4 && shapes[i][k]; k += 2)
+			val_set_str(m, shapes[i][k], shapes[i][k + 1]);
+	}
+	for (int round = 0; round < 2; round++) {
+		struct buf out = BUF_INIT;
+		assert_int_equal(mustache_render(set, "t", v, &out, NULL), 0);
+		assert_string_equal(buf_cstr(&out), "1-2;4-3;5-Y;X-7;X-Y;9-0;");
+		buf_free(&out);
+	}
+	val_free(v);
+	mustache_set_free(set);
+}
+
 /* has_<name>: whether the list <name> has items, unless the map sets
  * has_<name> itself; nothing for a name that is no list, nor through an
  * inner map that lacks it (the outer map's list answers); dotted names and
@@ -753,6 +786,7 @@ int main(void)
 		cmocka_unit_test(test_string_items),
 		cmocka_unit_test(test_recursion),
 		cmocka_unit_test(test_escaping),
+		cmocka_unit_test(test_lookup_guess),
 		cmocka_unit_test(test_escape_every_byte),
 		cmocka_unit_test(test_lasting_strings),
 		cmocka_unit_test(test_layout),
