@@ -498,6 +498,15 @@ static void test_recursion(void **state)
 	mustache_set_free(set);
 }
 
+/* set's template "t" renders v as want. */
+static void expect_render(struct mustache_set *set, const struct val *v, const char *want)
+{
+	struct buf out = BUF_INIT;
+	assert_int_equal(mustache_render(set, "t", v, &out, NULL), 0);
+	assert_string_equal(buf_cstr(&out), want);
+	buf_free(&out);
+}
+
 static void test_escaping(void **state)
 {
 	const char *pairs[] = {"t", "{{x}}|{{{x}}}|{{&x}}|{{=<% %>=}}<%x%>|<%{x}%>|<%b%>", NULL};
@@ -506,12 +515,10 @@ static void test_escaping(void **state)
 	struct val *v = val_map();
 	val_set_str(v, "x", "<a href=\"&'\">");
 	val_set_bool(v, "b", true);
-	struct buf out = BUF_INIT;
-	assert_int_equal(mustache_render(set, "t", v, &out, NULL), 0);
-	assert_string_equal(buf_cstr(&out), "&lt;a href=&quot;&amp;&#39;&quot;&gt;|<a href=\"&'\">|"
-					    "<a href=\"&'\">|&lt;a href=&quot;&amp;&#39;&quot;&gt;|"
-					    "<a href=\"&'\">|true");
-	buf_free(&out);
+	expect_render(set, v,
+		      "&lt;a href=&quot;&amp;&#39;&quot;&gt;|<a href=\"&'\">|"
+		      "<a href=\"&'\">|&lt;a href=&quot;&amp;&#39;&quot;&gt;|"
+		      "<a href=\"&'\">|true");
 	val_free(v);
 	mustache_set_free(set);
 }
@@ -539,12 +546,8 @@ static void test_lookup_guess(void **state)
 		for (size_t k = 0; k < 4 && shapes[i][k]; k += 2)
 			val_set_str(m, shapes[i][k], shapes[i][k + 1]);
 	}
-	for (int round = 0; round < 2; round++) {
-		struct buf out = BUF_INIT;
-		assert_int_equal(mustache_render(set, "t", v, &out, NULL), 0);
-		assert_string_equal(buf_cstr(&out), "1-2;4-3;5-Y;X-7;X-Y;9-0;");
-		buf_free(&out);
-	}
+	for (int round = 0; round < 2; round++)
+		expect_render(set, v, "1-2;4-3;5-Y;X-7;X-Y;9-0;");
 	val_free(v);
 	mustache_set_free(set);
 }
@@ -573,10 +576,7 @@ static void test_has_items(void **state)
 	val_set_str(v, "name", "a string, no list");
 	val_set(v, "inner", val_map());
 	val_set(v, "ref", val_ref(v));
-	struct buf out = BUF_INIT;
-	assert_int_equal(mustache_render(set, "t", v, &out, NULL), 0);
-	assert_string_equal(buf_cstr(&out), "FESNIR");
-	buf_free(&out);
+	expect_render(set, v, "FESNIR");
 	val_free(v);
 	mustache_set_free(set);
 }
