@@ -5,6 +5,7 @@
 
 #include <cmark-gfm-core-extensions.h>
 #include <cmark-gfm-extension_api.h>
+#include <cmark-gfm/cmark_ctype.h>
 #include <cmark-gfm/node.h>
 #include <cmark-gfm/syntax_extension.h>
 #include <pthread.h>
@@ -78,14 +79,10 @@ static void pin_autolink(void)
 	cmark_syntax_extension_set_match_inline_func(autolink_unposted, autolink->match_inline);
 }
 
-static bool ascii_alnum(unsigned char c)
-{
-	return (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z');
-}
-
 /* Whether an '@' in text may begin an e-mail autolink: its postprocess takes
- * one only after a letter, a digit, '.', '+', '-', '_' or ':' ("mailto:")
- * in a text node, where runs of text, escapes and entities are joined. So
+ * one only after a letter or a digit (cmark_isalnum, its own test), '.',
+ * '+', '-', '_' or ':' ("mailto:") in a text node, where runs of text,
+ * escapes and entities are joined. So
  * an '@' may be one where its byte before is one of those, a ';' (an
  * entity's end) or a '\\' (the '@' escaped, the byte before the escape then
  * coming first), and anywhere an entity may be an '@' ("&#64;", "&commat;"). */
@@ -95,8 +92,8 @@ static bool may_link_email(const char *text, size_t len)
 		if ((end - p >= 2 && p[1] == '#') || (end - p >= 8 && !memcmp(p, "&commat;", 8)))
 			return true;
 	for (const char *p = text, *end = text + len; (p = memchr(p, '@', (size_t)(end - p))); p++) {
-		unsigned char c = p == text ? ' ' : (unsigned char)p[-1];
-		if (ascii_alnum(c) || (c && strchr(".+-_:;\\", c)))
+		char c = p == text ? ' ' : p[-1];
+		if (cmark_isalnum(c) || (c && strchr(".+-_:;\\", c)))
 			return true;
 	}
 	return false;

@@ -143,19 +143,33 @@ static inline void val_setk_int(struct val *map, const char *key, long long i)
 const struct val *val_get(const struct val *m, const char *key);
 /* (a map's "has_<name>" it does not hold, <name> after the prefix) */
 const struct val *val_has_items(const struct val *map, const char *name, size_t n);
-/* Inline: the Mustache renderer looks a million tags up a thousand pages. */
+/* (the lookups' parts, inline: the Mustache renderer looks a million tags
+ * up a thousand pages) Whether pair p holds key; where in map m (a map) key
+ * is, m->n when nowhere; what a lookup of a key m lacks gives. */
+static inline bool val_pair_is(const struct val_pair *p, const char *key, size_t keylen)
+{
+	return p->keylen == keylen && !memcmp(p->key, key, keylen);
+}
+static inline size_t val_key_at(const struct val *m, const char *key, size_t keylen)
+{
+	size_t i = 0;
+	while (i < m->n && !val_pair_is(&m->pairs[i], key, keylen))
+		i++;
+	return i;
+}
+static inline const struct val *val_key_missing(const struct val *m, const char *key,
+						size_t keylen)
+{
+	return keylen > 4 && !memcmp(key, "has_", 4) ? val_has_items(m, key + 4, keylen - 4)
+						      : NULL;
+}
 static inline const struct val *val_getn(const struct val *m, const char *key, size_t keylen)
 {
 	m = val_deref(m);
 	if (!m || m->kind != VAL_MAP)
 		return NULL;
-	for (size_t i = 0; i < m->n; i++) {
-		const struct val_pair *p = &m->pairs[i];
-		if (p->keylen == keylen && !memcmp(p->key, key, keylen))
-			return val_deref(p->val);
-	}
-	return keylen > 4 && !memcmp(key, "has_", 4) ? val_has_items(m, key + 4, keylen - 4)
-						      : NULL;
+	size_t i = val_key_at(m, key, keylen);
+	return i < m->n ? val_deref(m->pairs[i].val) : val_key_missing(m, key, keylen);
 }
 /* The same with a guess: *hint is where in a map's pairs the key was found
  * last (a template's tag looks its name up in views of one shape, page after
@@ -169,17 +183,13 @@ static inline const struct val *val_getn_hint(const struct val *m, const char *k
 	if (!m || m->kind != VAL_MAP)
 		return NULL;
 	uint32_t h = __atomic_load_n(hint, __ATOMIC_RELAXED);
-	if (h < m->n && m->pairs[h].keylen == keylen && !memcmp(m->pairs[h].key, key, keylen))
+	if (h < m->n && val_pair_is(&m->pairs[h], key, keylen))
 		return val_deref(m->pairs[h].val);
-	for (size_t i = 0; i < m->n; i++) {
-		const struct val_pair *p = &m->pairs[i];
-		if (p->keylen == keylen && !memcmp(p->key, key, keylen)) {
-			__atomic_store_n(hint, (uint32_t)i, __ATOMIC_RELAXED);
-			return val_deref(p->val);
-		}
-	}
-	return keylen > 4 && !memcmp(key, "has_", 4) ? val_has_items(m, key + 4, keylen - 4)
-						      : NULL;
+	size_t i = val_key_at(m, key, keylen);
+	if (i == m->n)
+		return val_key_missing(m, key, keylen);
+	__atomic_store_n(hint, (uint32_t)i, __ATOMIC_RELAXED);
+	return val_deref(m->pairs[i].val);
 }
 /* Mustache truthiness: null, false, "" (no), empty list are false. */
 bool val_truthy(const struct val *v);
